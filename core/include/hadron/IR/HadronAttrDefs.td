@@ -1,0 +1,189 @@
+//===- HadronAttrDefs.td - Layout and target attributes ---*- tablegen -*-===//
+#ifndef HADRON_ATTR_DEFS_TD
+#define HADRON_ATTR_DEFS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
+include "hadron/IR/HadronDialect.td"
+include "hadron/IR/HadronAttrInterfaces.td"
+
+class Hadron_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Hadron_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Hadron_LinearLayoutParam : AttrParameter<"::hadron::LinearLayout", "a linear layout"> {
+  let cppStorageType = "::hadron::LinearLayout";
+}
+
+class Hadron_DistributedLayout<string name, string attrMnemonic,
+                               list<string> overrides = []>
+    : Hadron_Attr<name, attrMnemonic, [
+        DeclareAttrInterfaceMethods<Hadron_LayoutAttrInterface>,
+        DeclareAttrInterfaceMethods<Hadron_DistributedLayoutAttrInterface, overrides>,
+        DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]>;
+
+class Hadron_SharedLayout<string name, string attrMnemonic, list<Trait> traits = []>
+    : Hadron_Attr<name, attrMnemonic, !listconcat(traits, [
+        DeclareAttrInterfaceMethods<Hadron_LayoutAttrInterface>,
+        DeclareAttrInterfaceMethods<Hadron_SharedLayoutAttrInterface>])>;
+
+//===----------------------------------------------------------------------===//
+// Distributed layouts
+//===----------------------------------------------------------------------===//
+
+def Hadron_BlockedLayoutAttr : Hadron_DistributedLayout<"BlockedLayout", "blocked"> {
+  let summary = "Each thread holds a block of sizePerThread contiguous elements";
+  let description = [{
+    The tile of one CTA is sizePerThread x threadsPerWarp x warpsPerCTA along
+    each dimension; `order` lists the dimensions from fastest to slowest.
+    A tensor larger than the tile repeats it in registers; a smaller one is
+    replicated over the threads that fall outside it.
+
+    ```mlir
+    #hd.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8],
+                 warpsPerCTA = [4, 1], order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_SliceLayoutAttr : Hadron_DistributedLayout<"SliceLayout", "slice", ["isPlaceholder"]> {
+  let summary = "The parent layout with dimension `dim` removed";
+  let description = [{
+    What a reduction along `dim` produces, and what expand_dims along `dim`
+    takes back to the parent.
+
+    ```mlir
+    #hd.slice<{dim = 1, parent = #blocked}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim,
+                        "DistributedLayoutAttrInterface":$parent);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_LinearLayoutAttr : Hadron_DistributedLayout<"LinearLayout", "linear"> {
+  let summary = "A layout given directly by its linear-layout bases";
+  let description = [{
+    Bases of the inputs register, lane, warp and block; each basis has one
+    entry per tensor dimension. The layout's output sizes are the tensor's
+    shape.
+
+    ```mlir
+    #hd.linear<{register = [[0, 1]], lane = [[0, 2], [1, 0]], warp = [], block = []}>
+    ```
+  }];
+  let parameters = (ins Hadron_LinearLayoutParam:$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_DotOperandLayoutAttr : Hadron_DistributedLayout<"DotOperandLayout", "dot_op", ["isPlaceholder"]> {
+  let summary = "Layout of operand `opIdx` of a dot whose result has layout `parent`";
+  let description = [{
+    ```mlir
+    #hd.dot_op<{opIdx = 0, parent = #blocked, kWidth = 1}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx,
+                        "DistributedLayoutAttrInterface":$parent,
+                        "unsigned":$kWidth);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_AutoLayoutAttr : Hadron_DistributedLayout<"AutoLayout", "auto", ["isPlaceholder"]> {
+  let summary = "A placeholder the compiler replaces by a layout of its choice";
+}
+
+def Hadron_CoalescedLayoutAttr : Hadron_DistributedLayout<"CoalescedLayout", "coalesced", ["isPlaceholder"]> {
+  let summary = "A placeholder for the blocked layout that coalesces global accesses";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layouts
+//===----------------------------------------------------------------------===//
+
+def Hadron_SwizzledSharedLayoutAttr : Hadron_SharedLayout<"SwizzledSharedLayout", "swizzled"> {
+  let summary = "Row-major in `order` with an XOR swizzle of vec-element groups";
+  let description = [{
+    Element (row, col) of the two fastest dimensions lives at column
+    `col ^ (((row / perPhase) % maxPhase) * vec)`.
+
+    ```mlir
+    #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_PaddedSharedLayoutAttr : Hadron_SharedLayout<"PaddedSharedLayout", "padded"> {
+  let summary = "Row-major in `order`, with `paddings[i]` elements after every `intervals[i]`";
+  let description = [{
+    ```mlir
+    #hd.padded<{intervals = [32], paddings = [4], order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$intervals,
+                        ArrayRefParameter<"unsigned">:$paddings,
+                        ArrayRefParameter<"unsigned">:$order);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_SharedLinearLayoutAttr : Hadron_SharedLayout<"SharedLinearLayout", "shared_linear"> {
+  let summary = "A shared layout given by the bases of its element offset";
+  let description = [{
+    ```mlir
+    #hd.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}>
+    ```
+  }];
+  let parameters = (ins Hadron_LinearLayoutParam:$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+def Hadron_TargetAttr : Hadron_Attr<"Target", "target"> {
+  let summary = "What the module's target allows; verifiers consult it";
+  let description = [{
+    Attached to the module as `hd.target`. A target plugin fills it from its
+    memory-hierarchy model.
+
+    ```mlir
+    module attributes {hd.target = #hd.target<{name = "host", arch = "generic",
+        warpSizes = [1], numWarps = 4, maxThreadsPerCTA = 1024,
+        sharedMemoryBytes = 65536}>} { ... }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"target name">:$name,
+                        StringRefParameter<"architecture">:$arch,
+                        ArrayRefParameter<"unsigned">:$warpSizes,
+                        "unsigned":$numWarps,
+                        "unsigned":$maxThreadsPerCTA,
+                        "uint64_t":$sharedMemoryBytes);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool allowsWarpSize(int64_t size) const;
+    /// The warp sizes as "32" or "32 or 64", for messages.
+    std::string describeWarpSizes() const;
+  }];
+}
+
+#endif // HADRON_ATTR_DEFS_TD

@@ -1,0 +1,435 @@
+//===- HadronOps.td - Operations of the hd dialect --------*- tablegen -*-===//
+#ifndef HADRON_OPS_TD
+#define HADRON_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "hadron/IR/HadronDialect.td"
+include "hadron/IR/HadronEnums.td"
+include "hadron/IR/HadronAttrDefs.td"
+include "hadron/IR/HadronTypes.td"
+
+//===----------------------------------------------------------------------===//
+// Constraints
+//===----------------------------------------------------------------------===//
+
+def Hadron_GlobalMemory : Resource<"::hadron::hd::GlobalMemory">;
+def Hadron_SharedMemory : Resource<"::hadron::hd::SharedMemory">;
+
+def Hadron_Tensor : RankedTensorOf<[AnyType]>;
+def Hadron_PtrTensor : RankedTensorOf<[Hadron_PointerType]>;
+def Hadron_PtrLike : AnyTypeOf<[Hadron_PointerType, Hadron_PtrTensor]>;
+def Hadron_IntTensor : RankedTensorOf<[AnyInteger]>;
+def Hadron_IntLike : AnyTypeOf<[AnyInteger, Hadron_IntTensor]>;
+def Hadron_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>]>;
+def Hadron_Scalar : AnyTypeOf<[AnyInteger, AnyFloat, Index, Hadron_PointerType]>;
+def Hadron_ScalarOrTensor : AnyTypeOf<[Hadron_Scalar, Hadron_Tensor]>;
+
+// `mask` has the shape and layout of `ptr`, with i1 elements.
+class Hadron_MaskMatchesPtr<string ptr, string mask, int before>
+    : TypesMatchWith<"mask has the shape of the pointers, with i1 elements",
+                     ptr, mask, "::hadron::hd::getI1TypeLike($_self)",
+                     "($_op.getOperands().size() <= " # before # ") || std::equal_to<>()">;
+// `value` is what `ptr` points to, shape and layout included.
+class Hadron_PointeeMatchesPtr<string ptr, string value>
+    : TypesMatchWith<"value type matches the pointee type of the pointers",
+                     ptr, value, "::hadron::hd::getPointeeTypeLike($_self)">;
+
+class Hadron_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Hadron_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Program ids
+//===----------------------------------------------------------------------===//
+
+def Hadron_AxisAttr : ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>;
+
+def Hadron_ProgramIdOp : Hadron_Op<"program_id", [Pure]> {
+  let summary = "Index of this program (CTA) along grid axis 0, 1 or 2";
+  let arguments = (ins Hadron_AxisAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def Hadron_NumProgramsOp : Hadron_Op<"num_programs", [Pure]> {
+  let summary = "Number of programs along grid axis 0, 1 or 2";
+  let arguments = (ins Hadron_AxisAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor creation and shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Hadron_ArangeOp : Hadron_Op<"arange", [Pure]> {
+  let summary = "The 1-D tensor start, start + 1, ..., end - 1";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_SplatOp : Hadron_Op<"splat", [Pure,
+    TypesMatchWith<"result element type matches the scalar", "result", "src",
+                   "::mlir::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "A tensor with every element equal to a scalar (hd.full when constant)";
+  let arguments = (ins Hadron_Scalar:$src);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Hadron_BroadcastOp : Hadron_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Broadcast dimensions of size 1 to the result shape";
+  let arguments = (ins Hadron_Tensor:$src);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Hadron_ExpandDimsOp : Hadron_Op<"expand_dims", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>, SameOperandsAndResultElementType]> {
+  let summary = "Insert a dimension of size 1 at `axis`";
+  let description = [{
+    The operand's layout must be a slice along `axis`; the result takes the
+    slice's parent.
+  }];
+  let arguments = (ins Hadron_Tensor:$src, I32Attr:$axis);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasCanonicalizer = 1;
+}
+
+def Hadron_ReshapeOp : Hadron_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Same elements in row-major order, another shape and layout";
+  let arguments = (ins Hadron_Tensor:$src);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Hadron_PermuteOp : Hadron_Op<"permute", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Permute dimensions: result dim i is operand dim order[i]";
+  let arguments = (ins Hadron_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Hadron_JoinOp : Hadron_Op<"join", [Pure, SameTypeOperands]> {
+  let summary = "Stack two tensors along a new minor dimension of size 2";
+  let arguments = (ins Hadron_Tensor:$lhs, Hadron_Tensor:$rhs);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_SplitOp : Hadron_Op<"split", [Pure]> {
+  let summary = "Split a tensor along its minor dimension of size 2";
+  let arguments = (ins Hadron_Tensor:$src);
+  let results = (outs Hadron_Tensor:$lhs, Hadron_Tensor:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs) `,` type($rhs)";
+  let hasVerifier = 1;
+}
+
+def Hadron_ConvertLayoutOp : Hadron_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "Move elements to the threads another layout assigns them to";
+  let arguments = (ins Hadron_Tensor:$src);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and global memory
+//===----------------------------------------------------------------------===//
+
+def Hadron_AddPtrOp : Hadron_Op<"addptr", [Pure, SameOperandsAndResultShape,
+    AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "Advance pointers by element offsets";
+  let arguments = (ins Hadron_PtrLike:$ptr, Hadron_IntLike:$offset);
+  let results = (outs Hadron_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasFolder = 1;
+}
+
+def Hadron_LoadOp : Hadron_Op<"load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<Hadron_GlobalMemory>]>,
+    Hadron_PointeeMatchesPtr<"ptr", "result">, Hadron_MaskMatchesPtr<"ptr", "mask", 1>,
+    TypesMatchWith<"other matches the pointee type", "ptr", "other",
+                   "::hadron::hd::getPointeeTypeLike($_self)",
+                   "$_op.getOperands().size() <= 2 || std::equal_to<>()">]> {
+  let summary = "Load from global memory; masked-off elements take `other`";
+  let arguments = (ins Hadron_PtrLike:$ptr,
+                       Optional<Hadron_BoolLike>:$mask,
+                       Optional<Hadron_ScalarOrTensor>:$other,
+                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict,
+                       UnitAttr:$isVolatile);
+  let results = (outs Hadron_ScalarOrTensor:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_StoreOp : Hadron_Op<"store", [
+    MemoryEffects<[MemWrite<Hadron_GlobalMemory>]>,
+    Hadron_PointeeMatchesPtr<"ptr", "value">, Hadron_MaskMatchesPtr<"ptr", "mask", 2>]> {
+  let summary = "Store to global memory where `mask` is set";
+  let arguments = (ins Hadron_PtrLike:$ptr, Hadron_ScalarOrTensor:$value,
+                       Optional<Hadron_BoolLike>:$mask,
+                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict);
+  let assemblyFormat = [{
+    $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_AtomicRMWOp : Hadron_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead<Hadron_GlobalMemory>, MemWrite<Hadron_GlobalMemory>]>,
+    Hadron_PointeeMatchesPtr<"ptr", "val">, AllTypesMatch<["val", "result"]>,
+    Hadron_MaskMatchesPtr<"ptr", "mask", 2>]> {
+  let summary = "Atomically combine `val` into memory and return the old value";
+  let arguments = (ins Hadron_AtomicRMWKind:$kind, Hadron_PtrLike:$ptr,
+                       Hadron_ScalarOrTensor:$val, Optional<Hadron_BoolLike>:$mask,
+                       DefaultValuedAttr<Hadron_MemSemantic, "::hadron::hd::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Hadron_MemScope, "::hadron::hd::MemScope::gpu">:$scope);
+  let results = (outs Hadron_ScalarOrTensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $ptr `,` $val (`mask` $mask^)? attr-dict `:` type($ptr) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_AtomicCASOp : Hadron_Op<"atomic_cas", [
+    MemoryEffects<[MemRead<Hadron_GlobalMemory>, MemWrite<Hadron_GlobalMemory>]>,
+    Hadron_PointeeMatchesPtr<"ptr", "result">, AllTypesMatch<["result", "cmp", "val"]>]> {
+  let summary = "Atomically replace `cmp` by `val`; returns the old value";
+  let arguments = (ins Hadron_PtrLike:$ptr, Hadron_ScalarOrTensor:$cmp,
+                       Hadron_ScalarOrTensor:$val,
+                       DefaultValuedAttr<Hadron_MemSemantic, "::hadron::hd::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Hadron_MemScope, "::hadron::hd::MemScope::gpu">:$scope);
+  let results = (outs Hadron_ScalarOrTensor:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+def Hadron_ReduceOp : Hadron_Op<"reduce", [Pure, SingleBlock,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Reduce tensors along `axis` with the combine region";
+  let description = [{
+    The region takes the accumulators then the new elements, one of each per
+    operand, and yields the combined accumulators. Reducing a 1-D tensor
+    gives scalars; otherwise the result layout is a slice of the operand's.
+
+    ```mlir
+    %s = hd.reduce(%x) axis = 1 : (tensor<64x128xf32, #b>) -> tensor<64xf32, #hd.slice<{dim = 1, parent = #b}>> {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      hd.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Hadron_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$combine);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis attr-dict `:` functional-type($srcs, $results) $combine
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hadron_ScanOp : Hadron_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "Inclusive prefix scan along `axis` with the combine region";
+  let arguments = (ins Variadic<Hadron_Tensor>:$srcs, I32Attr:$axis,
+                       BoolAttr:$reverse);
+  let results = (outs Variadic<Hadron_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$combine);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis `reverse` `=` $reverse attr-dict `:`
+    functional-type($srcs, $results) $combine
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hadron_YieldOp : Hadron_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ReduceOp", "ScanOp"]>]> {
+  let summary = "Yield the combined values of a reduce or scan region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def Hadron_LocalAllocOp : Hadron_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Allocate a tile of shared memory, optionally initialised from a tensor";
+  let arguments = (ins Optional<Hadron_Tensor>:$src);
+  let results = (outs Hadron_MemDescType:$result);
+  let assemblyFormat = "($src^ `:` type($src))? attr-dict `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_LocalDeallocOp : Hadron_Op<"local_dealloc", [
+    MemoryEffects<[MemFree<Hadron_SharedMemory>]>]> {
+  let summary = "End the lifetime of a shared-memory allocation";
+  let arguments = (ins Hadron_MemDescType:$src);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def Hadron_LocalLoadOp : Hadron_Op<"local_load", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>]>]> {
+  let summary = "Read a shared-memory tile into a distributed tensor";
+  let arguments = (ins Hadron_MemDescType:$src);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_LocalStoreOp : Hadron_Op<"local_store", [
+    MemoryEffects<[MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Write a distributed tensor into a shared-memory tile";
+  let arguments = (ins Hadron_Tensor:$value, Hadron_MemDescType:$dst);
+  let assemblyFormat = "$value `,` $dst attr-dict `:` type($value) `->` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Hadron_MemDescSliceOp : Hadron_Op<"memdesc_slice", [Pure]> {
+  let summary = "A static sub-tile view of a shared-memory tile";
+  let arguments = (ins Hadron_MemDescType:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs Hadron_MemDescType:$result);
+  let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_MemDescIndexOp : Hadron_Op<"memdesc_index", [Pure]> {
+  let summary = "View of element `index` along the leading dimension (dynamic)";
+  let arguments = (ins Hadron_MemDescType:$src, I32:$index);
+  let results = (outs Hadron_MemDescType:$result);
+  let assemblyFormat = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hadron_MemDescPermuteOp : Hadron_Op<"memdesc_permute", [Pure]> {
+  let summary = "View a shared-memory tile with its dimensions permuted";
+  let arguments = (ins Hadron_MemDescType:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Hadron_MemDescType:$result);
+  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Hadron_BarrierOp : Hadron_Op<"barrier", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Wait for every thread of the CTA; orders shared-memory accesses";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Async copies
+//===----------------------------------------------------------------------===//
+
+def Hadron_AsyncCopyOp : Hadron_Op<"async_copy", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<Hadron_GlobalMemory>, MemWrite<Hadron_SharedMemory>]>,
+    TypesMatchWith<"other matches the pointee type", "ptr", "other",
+                   "::hadron::hd::getPointeeTypeLike($_self)",
+                   "$_op.getOperands().size() <= 3 || std::equal_to<>()">,
+    Hadron_MaskMatchesPtr<"ptr", "mask", 2>]> {
+  let summary = "Start copying global memory into a shared-memory tile";
+  let arguments = (ins Hadron_PtrTensor:$ptr, Hadron_MemDescType:$dst,
+                       Optional<RankedTensorOf<[I1]>>:$mask,
+                       Optional<Hadron_Tensor>:$other,
+                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict);
+  let results = (outs Hadron_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_AsyncCommitGroupOp : Hadron_Op<"async_commit_group"> {
+  let summary = "Close the group of async copies started since the last commit";
+  let arguments = (ins Variadic<Hadron_AsyncTokenType>:$tokens);
+  let results = (outs Hadron_AsyncTokenType:$token);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
+def Hadron_AsyncWaitOp : Hadron_Op<"async_wait"> {
+  let summary = "Wait until at most `pending` committed groups are in flight";
+  let arguments = (ins Variadic<Hadron_AsyncTokenType>:$tokens, I32Attr:$pending);
+  let results = (outs Hadron_AsyncTokenType:$token);
+  let assemblyFormat = "$tokens `pending` `=` $pending attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dot
+//===----------------------------------------------------------------------===//
+
+def Hadron_DotOp : Hadron_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "result = a * b + acc for tiles a: MxK, b: KxN, acc: MxN";
+  let description = [{
+    `a` and `b` have dot_op layouts of operand 0 and 1 whose parent is the
+    accumulator's layout (or placeholders). Every target can run it (an FMA
+    lowering); targets with matrix units use them.
+  }];
+  let arguments = (ins Hadron_Tensor:$a, Hadron_Tensor:$b, Hadron_Tensor:$acc,
+                       DefaultValuedAttr<Hadron_InputPrecision, "::hadron::hd::InputPrecision::ieee">:$inputPrecision);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging and hints
+//===----------------------------------------------------------------------===//
+
+def Hadron_PrintOp : Hadron_Op<"print", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Print a prefix and values from every thread that holds them";
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex,
+                       Variadic<Hadron_ScalarOrTensor>:$args);
+  let assemblyFormat = "$prefix (`hex` $hex^)? ($args^ `:` type($args))? attr-dict";
+}
+
+def Hadron_AssertOp : Hadron_Op<"assert", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Stop the kernel with `message` where `condition` is false";
+  let arguments = (ins Hadron_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Hadron_AssumeOp : Hadron_Op<"assume"> {
+  let summary = "Promise the compiler that a scalar condition holds";
+  let arguments = (ins I1:$condition);
+  let assemblyFormat = "$condition attr-dict";
+}
+
+def Hadron_MultipleOfOp : Hadron_Op<"multiple_of", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "Promise that values are multiples of `divisors` (one per dimension)";
+  let arguments = (ins Hadron_ScalarOrTensor:$src, DenseI32ArrayAttr:$divisors);
+  let results = (outs Hadron_ScalarOrTensor:$result);
+  let assemblyFormat = "$src `,` $divisors attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+#endif // HADRON_OPS_TD

@@ -1,0 +1,893 @@
+//===- Attributes.cpp - Layout and target attributes ----------------------===//
+//
+// Parsing, printing and verification of the hd attributes, and their
+// conversion to linear layouts. Layout attributes print as a dictionary
+// (`#hd.blocked<{sizePerThread = [1, 4], ...}>`) so that fields are named
+// and order-independent when written by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hadron/IR/Dialect.h"
+#include "hadron/Layout/LayoutFactories.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace hadron;
+using namespace hadron::hd;
+
+llvm::hash_code hadron::hash_value(const LinearLayout &layout) {
+  llvm::hash_code h = llvm::hash_value(layout.getNumInDims());
+  for (const LinearLayout::InDim &in : layout.getInDims()) {
+    h = llvm::hash_combine(h, in.name);
+    for (const LinearLayout::Basis &basis : in.bases)
+      h = llvm::hash_combine(h, llvm::hash_combine_range(basis.begin(), basis.end()));
+  }
+  for (const LinearLayout::OutDim &out : layout.getOutDims())
+    h = llvm::hash_combine(h, out.name, out.size);
+  return h;
+}
+
+//===----------------------------------------------------------------------===//
+// Dictionary-style parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads the fields of `#hd.name<{key = value, ...}>`, reporting missing,
+/// mistyped and unknown keys at the attribute's location.
+class FieldReader {
+public:
+  FieldReader(AsmParser &parser, StringRef attrName)
+      : parser(parser), attrName(attrName), loc(parser.getCurrentLocation()) {}
+
+  /// Parses `<{...}>`; fails (after reporting) on a syntax error.
+  LogicalResult parseDict() {
+    Attribute attr;
+    if (parser.parseLess() || parser.parseAttribute(attr) ||
+        parser.parseGreater())
+      return failure();
+    dict = dyn_cast<DictionaryAttr>(attr);
+    if (!dict)
+      return error() << "expects a dictionary of fields, got " << attr;
+    return success();
+  }
+
+  bool has(StringRef key) const { return dict.get(key) != nullptr; }
+
+  LogicalResult readUnsigned(StringRef key, unsigned &out) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    auto intAttr = dyn_cast<IntegerAttr>(attr);
+    if (!intAttr || intAttr.getType().isSignlessInteger(1) ||
+        intAttr.getValue().isNegative() || intAttr.getValue().getActiveBits() > 32)
+      return error() << "`" << key << "` must be a non-negative 32-bit integer, got "
+                     << attr;
+    out = intAttr.getValue().getZExtValue();
+    return success();
+  }
+
+  LogicalResult readUInt64(StringRef key, uint64_t &out) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    auto intAttr = dyn_cast<IntegerAttr>(attr);
+    if (!intAttr || intAttr.getValue().isNegative())
+      return error() << "`" << key << "` must be a non-negative integer, got "
+                     << attr;
+    out = intAttr.getValue().getZExtValue();
+    return success();
+  }
+
+  LogicalResult readUnsignedArray(StringRef key, SmallVectorImpl<unsigned> &out) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    auto array = dyn_cast<ArrayAttr>(attr);
+    if (!array)
+      return error() << "`" << key << "` must be an array of integers, got "
+                     << attr;
+    for (Attribute elt : array) {
+      auto intAttr = dyn_cast<IntegerAttr>(elt);
+      if (!intAttr || intAttr.getValue().isNegative() ||
+          intAttr.getValue().getActiveBits() > 32)
+        return error() << "`" << key
+                       << "` must hold non-negative 32-bit integers, got " << elt;
+      out.push_back(intAttr.getValue().getZExtValue());
+    }
+    return success();
+  }
+
+  LogicalResult readString(StringRef key, std::string &out) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    auto str = dyn_cast<StringAttr>(attr);
+    if (!str)
+      return error() << "`" << key << "` must be a string, got " << attr;
+    out = str.getValue().str();
+    return success();
+  }
+
+  template <typename AttrT>
+  LogicalResult readAttr(StringRef key, AttrT &out, StringRef what) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    out = dyn_cast<AttrT>(attr);
+    if (!out)
+      return error() << "`" << key << "` must be " << what << ", got " << attr;
+    return success();
+  }
+
+  /// Bases: an array of arrays of integers.
+  LogicalResult readBases(StringRef key, std::vector<LinearLayout::Basis> &out,
+                          bool optional) {
+    Attribute attr = take(key);
+    if (!attr)
+      return optional ? success() : missing(key);
+    auto array = dyn_cast<ArrayAttr>(attr);
+    if (!array)
+      return error() << "`" << key << "` must be a list of bases, got " << attr;
+    for (Attribute basisAttr : array) {
+      auto basisArray = dyn_cast<ArrayAttr>(basisAttr);
+      if (!basisArray)
+        return error() << "`" << key << "` basis must be a list of integers, got "
+                       << basisAttr;
+      LinearLayout::Basis basis;
+      for (Attribute elt : basisArray) {
+        auto intAttr = dyn_cast<IntegerAttr>(elt);
+        if (!intAttr || intAttr.getValue().isNegative() ||
+            intAttr.getValue().getActiveBits() > 31)
+          return error() << "`" << key
+                         << "` basis entries must be non-negative int32, got "
+                         << elt;
+        basis.push_back(intAttr.getValue().getZExtValue());
+      }
+      out.push_back(std::move(basis));
+    }
+    return success();
+  }
+
+  /// Reports the first key that no read consumed.
+  LogicalResult finish() {
+    for (NamedAttribute field : dict)
+      if (!consumed.contains(field.getName().getValue()))
+        return error() << "has no field `" << field.getName().getValue() << "`";
+    return success();
+  }
+
+  InFlightDiagnostic error() {
+    return parser.emitError(loc) << "#hd." << attrName << " ";
+  }
+
+private:
+  Attribute take(StringRef key) {
+    consumed.insert(key);
+    return dict.get(key);
+  }
+  LogicalResult missing(StringRef key) {
+    return error() << "is missing the field `" << key << "`";
+  }
+
+  AsmParser &parser;
+  StringRef attrName;
+  SMLoc loc;
+  DictionaryAttr dict;
+  llvm::StringSet<> consumed;
+};
+
+void printArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+void printBases(AsmPrinter &printer, const std::vector<LinearLayout::Basis> &bases) {
+  printer << "[";
+  llvm::interleaveComma(bases, printer, [&](const LinearLayout::Basis &basis) {
+    printer << "[";
+    llvm::interleaveComma(basis, printer);
+    printer << "]";
+  });
+  printer << "]";
+}
+
+std::string formatArray(ArrayRef<unsigned> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+bool isPowerOf2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+int64_t product(ArrayRef<unsigned> values) {
+  int64_t p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+LogicalResult verifyOrder(function_ref<InFlightDiagnostic()> emitError,
+                          StringRef attrName, ArrayRef<unsigned> order) {
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned d : order) {
+    if (d >= order.size() || seen[d])
+      return emitError() << "#hd." << attrName << " order " << formatArray(order)
+                         << " is not a permutation of [0, " << order.size() << ")";
+    seen[d] = true;
+  }
+  return success();
+}
+
+LogicalResult verifyPowersOf2(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef attrName, StringRef field,
+                              ArrayRef<unsigned> values) {
+  for (auto [i, v] : llvm::enumerate(values))
+    if (!isPowerOf2(v))
+      return emitError() << "#hd." << attrName << " " << field << "[" << i
+                         << "] = " << v << " is not a power of two";
+  return success();
+}
+
+/// Checks what every distributed layout needs of a tensor type.
+LogicalResult verifyEncodingCommon(DistributedLayoutAttrInterface layout,
+                                   ArrayRef<int64_t> shape,
+                                   function_ref<InFlightDiagnostic()> emitError) {
+  int64_t rank = layout.getRank();
+  if (rank >= 0 && rank != static_cast<int64_t>(shape.size()))
+    return emitError() << "layout " << layout << " has rank " << rank
+                       << " but the tensor has rank " << shape.size();
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(d) || !isPowerOf2(d))
+      return emitError() << "tensor dimension " << i << " is " << d
+                         << "; tiles with a layout need power-of-two dimensions";
+  if (layout.isPlaceholder())
+    return success();
+  Result<LinearLayout> ll = layout.toLinearLayout(shape);
+  if (!ll)
+    return emitError() << "layout " << layout << " cannot hold a tensor of shape ["
+                       << shape << "]: " << ll.error();
+  return success();
+}
+
+Result<LinearLayout> placeholderError(Attribute attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "layout " << attr
+     << " is a placeholder: resolve it (hd-resolve-layouts) before lowering";
+  return Error(s);
+}
+
+std::vector<int32_t> toVector(ArrayRef<int64_t> shape) {
+  return std::vector<int32_t>(shape.begin(), shape.end());
+}
+std::vector<int32_t> toVector(ArrayRef<unsigned> values) {
+  return std::vector<int32_t>(values.begin(), values.end());
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "blocked");
+  SmallVector<unsigned> spt, tpw, wpc, order;
+  if (failed(reader.parseDict()) ||
+      failed(reader.readUnsignedArray("sizePerThread", spt)) ||
+      failed(reader.readUnsignedArray("threadsPerWarp", tpw)) ||
+      failed(reader.readUnsignedArray("warpsPerCTA", wpc)) ||
+      failed(reader.readUnsignedArray("order", order)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<BlockedLayoutAttr>(parser.getContext(), spt, tpw, wpc,
+                                              order);
+}
+
+void BlockedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printArray(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printArray(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        ArrayRef<unsigned> sizePerThread,
+                                        ArrayRef<unsigned> threadsPerWarp,
+                                        ArrayRef<unsigned> warpsPerCTA,
+                                        ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0)
+    return emitError() << "#hd.blocked needs at least one dimension";
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "#hd.blocked fields disagree on the rank: sizePerThread has "
+                       << sizePerThread.size() << ", threadsPerWarp "
+                       << threadsPerWarp.size() << ", warpsPerCTA "
+                       << warpsPerCTA.size() << ", order " << rank;
+  if (failed(verifyPowersOf2(emitError, "blocked", "sizePerThread", sizePerThread)) ||
+      failed(verifyPowersOf2(emitError, "blocked", "threadsPerWarp", threadsPerWarp)) ||
+      failed(verifyPowersOf2(emitError, "blocked", "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  return verifyOrder(emitError, "blocked", order);
+}
+
+int64_t BlockedLayoutAttr::getRank() const { return getOrder().size(); }
+int64_t BlockedLayoutAttr::getWarpSize() const { return product(getThreadsPerWarp()); }
+int64_t BlockedLayoutAttr::getNumWarps() const { return product(getWarpsPerCTA()); }
+
+Result<LinearLayout> BlockedLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return blockedLayout(toVector(shape), toVector(getSizePerThread()),
+                       toVector(getThreadsPerWarp()), toVector(getWarpsPerCTA()),
+                       toVector(getOrder()));
+}
+
+LogicalResult BlockedLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute SliceLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "slice");
+  unsigned dim;
+  DistributedLayoutAttrInterface parent;
+  if (failed(reader.parseDict()) || failed(reader.readUnsigned("dim", dim)) ||
+      failed(reader.readAttr("parent", parent, "a distributed layout")) ||
+      failed(reader.finish()))
+    return {};
+  return parser.getChecked<SliceLayoutAttr>(parser.getContext(), dim, parent);
+}
+
+void SliceLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+LogicalResult SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      unsigned dim,
+                                      DistributedLayoutAttrInterface parent) {
+  if (!parent)
+    return emitError() << "#hd.slice needs a parent layout";
+  int64_t parentRank = parent.getRank();
+  if (parentRank >= 0 && dim >= parentRank)
+    return emitError() << "#hd.slice dim " << dim << " is out of range for parent "
+                       << parent << " of rank " << parentRank;
+  if (parentRank == 1)
+    return emitError() << "#hd.slice of the rank-1 layout " << parent
+                       << " has no dimension left; a reduction of it is a scalar";
+  return success();
+}
+
+int64_t SliceLayoutAttr::getRank() const {
+  int64_t parentRank = getParent().getRank();
+  return parentRank < 0 ? -1 : parentRank - 1;
+}
+int64_t SliceLayoutAttr::getWarpSize() const { return getParent().getWarpSize(); }
+int64_t SliceLayoutAttr::getNumWarps() const { return getParent().getNumWarps(); }
+bool SliceLayoutAttr::isPlaceholder() const { return getParent().isPlaceholder(); }
+
+Result<LinearLayout> SliceLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (getParent().isPlaceholder())
+    return placeholderError(*this);
+  SmallVector<int64_t> parentShape(shape);
+  if (getDim() > parentShape.size())
+    return Error("#hd.slice dim " + std::to_string(getDim()) +
+                 " is out of range for a tensor of rank " +
+                 std::to_string(shape.size()));
+  parentShape.insert(parentShape.begin() + getDim(), 1);
+  Result<LinearLayout> parent = getParent().toLinearLayout(parentShape);
+  if (!parent)
+    return parent;
+  return sliceLayout(*parent, getDim());
+}
+
+LogicalResult SliceLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                              function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayoutAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr const char *kDistributedInDims[] = {"register", "lane", "warp", "block"};
+
+/// Builds a layout from bases, with out dims dim0.. sized by the smallest
+/// power of two covering each dim's largest entry.
+Result<LinearLayout> layoutFromBases(std::vector<LinearLayout::InDim> ins,
+                                     size_t rank) {
+  std::vector<int32_t> maxEntry(rank, 0);
+  for (const LinearLayout::InDim &in : ins)
+    for (const LinearLayout::Basis &basis : in.bases) {
+      if (basis.size() != rank)
+        return Error("basis of `" + in.name + "` has " +
+                     std::to_string(basis.size()) + " entries; the layout has rank " +
+                     std::to_string(rank));
+      for (size_t d = 0; d < rank; ++d)
+        maxEntry[d] = std::max(maxEntry[d], basis[d]);
+    }
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t d = 0; d < rank; ++d) {
+    int32_t size = 1;
+    while (size <= maxEntry[d] && size < (1 << 30))
+      size *= 2;
+    outs.push_back({"dim" + std::to_string(d), size});
+  }
+  return LinearLayout::create(std::move(ins), std::move(outs),
+                              /*requireSurjective=*/true);
+}
+
+size_t rankOfBases(const std::vector<LinearLayout::InDim> &ins) {
+  for (const LinearLayout::InDim &in : ins)
+    if (!in.bases.empty())
+      return in.bases.front().size();
+  return 0;
+}
+} // namespace
+
+Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "linear");
+  std::vector<LinearLayout::InDim> ins;
+  if (failed(reader.parseDict()))
+    return {};
+  for (const char *name : kDistributedInDims) {
+    LinearLayout::InDim in{name, {}};
+    if (failed(reader.readBases(name, in.bases, /*optional=*/true)))
+      return {};
+    ins.push_back(std::move(in));
+  }
+  if (failed(reader.finish()))
+    return {};
+  size_t rank = rankOfBases(ins);
+  if (rank == 0) {
+    reader.error() << "needs at least one basis with one entry per tensor dimension";
+    return {};
+  }
+  Result<LinearLayout> layout = layoutFromBases(std::move(ins), rank);
+  if (!layout) {
+    reader.error() << layout.error();
+    return {};
+  }
+  return parser.getChecked<LinearLayoutAttr>(parser.getContext(), *layout);
+}
+
+void LinearLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{";
+  llvm::interleaveComma(getLayout().getInDims(), printer,
+                        [&](const LinearLayout::InDim &in) {
+                          printer << in.name << " = ";
+                          printBases(printer, in.bases);
+                        });
+  printer << "}>";
+}
+
+LogicalResult LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       LinearLayout layout) {
+  std::vector<std::string> names = layout.getInDimNames();
+  if (names != std::vector<std::string>(std::begin(kDistributedInDims),
+                                        std::end(kDistributedInDims)))
+    return emitError() << "#hd.linear needs the in dims register, lane, warp, block";
+  if (!layout.isSurjective())
+    return emitError() << "#hd.linear must cover every element of the tile (its bases "
+                          "are not surjective)";
+  return success();
+}
+
+int64_t LinearLayoutAttr::getRank() const { return getLayout().getNumOutDims(); }
+int64_t LinearLayoutAttr::getWarpSize() const { return getLayout().getInDimSize("lane"); }
+int64_t LinearLayoutAttr::getNumWarps() const { return getLayout().getInDimSize("warp"); }
+
+Result<LinearLayout> LinearLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  const LinearLayout &layout = getLayout();
+  if (shape.size() != static_cast<size_t>(layout.getNumOutDims()))
+    return Error("#hd.linear has rank " + std::to_string(layout.getNumOutDims()) +
+                 ", the tensor " + std::to_string(shape.size()));
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (layout.getOutDims()[d].size != shape[d])
+      return Error("#hd.linear covers " + std::to_string(layout.getOutDims()[d].size) +
+                   " elements along dim " + std::to_string(d) + ", the tensor has " +
+                   std::to_string(shape[d]));
+  return layout;
+}
+
+LogicalResult LinearLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                               function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute DotOperandLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "dot_op");
+  unsigned opIdx, kWidth = 1;
+  DistributedLayoutAttrInterface parent;
+  if (failed(reader.parseDict()) || failed(reader.readUnsigned("opIdx", opIdx)) ||
+      failed(reader.readAttr("parent", parent, "a distributed layout")))
+    return {};
+  if (reader.has("kWidth") && failed(reader.readUnsigned("kWidth", kWidth)))
+    return {};
+  if (failed(reader.finish()))
+    return {};
+  return parser.getChecked<DotOperandLayoutAttr>(parser.getContext(), opIdx, parent,
+                                                 kWidth);
+}
+
+void DotOperandLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent()
+          << ", kWidth = " << getKWidth() << "}>";
+}
+
+LogicalResult DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                           unsigned opIdx,
+                                           DistributedLayoutAttrInterface parent,
+                                           unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "#hd.dot_op opIdx is " << opIdx << "; a dot has operands 0 and 1";
+  if (!parent)
+    return emitError() << "#hd.dot_op needs a parent layout";
+  int64_t rank = parent.getRank();
+  if (rank >= 0 && rank != 2 && rank != 3)
+    return emitError() << "#hd.dot_op parent " << parent << " has rank " << rank
+                       << "; a dot needs rank 2 (or 3 with a batch dimension)";
+  if (!isPowerOf2(kWidth))
+    return emitError() << "#hd.dot_op kWidth = " << kWidth << " is not a power of two";
+  if (isa<SliceLayoutAttr, DotOperandLayoutAttr>(parent))
+    return emitError() << "#hd.dot_op parent must be the accumulator layout, got "
+                       << parent;
+  return success();
+}
+
+int64_t DotOperandLayoutAttr::getRank() const { return getParent().getRank(); }
+int64_t DotOperandLayoutAttr::getWarpSize() const { return getParent().getWarpSize(); }
+int64_t DotOperandLayoutAttr::getNumWarps() const { return getParent().getNumWarps(); }
+bool DotOperandLayoutAttr::isPlaceholder() const { return getParent().isPlaceholder(); }
+
+Result<LinearLayout> DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (getParent().isPlaceholder())
+    return placeholderError(*this);
+  auto blocked = dyn_cast<BlockedLayoutAttr>(getParent());
+  if (!blocked) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "#hd.dot_op with parent " << getParent()
+       << " needs the target's matrix-instruction model; only blocked parents "
+          "(FMA dot) are target-independent";
+    return Error(s);
+  }
+  return dotOperandLayout(getOpIdx(), toVector(shape), toVector(blocked.getSizePerThread()),
+                          toVector(blocked.getThreadsPerWarp()),
+                          toVector(blocked.getWarpsPerCTA()), toVector(blocked.getOrder()));
+}
+
+LogicalResult DotOperandLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                   function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// Placeholders
+//===----------------------------------------------------------------------===//
+
+int64_t AutoLayoutAttr::getRank() const { return -1; }
+int64_t AutoLayoutAttr::getWarpSize() const { return 0; }
+int64_t AutoLayoutAttr::getNumWarps() const { return 0; }
+bool AutoLayoutAttr::isPlaceholder() const { return true; }
+Result<LinearLayout> AutoLayoutAttr::toLinearLayout(ArrayRef<int64_t>) const {
+  return placeholderError(*this);
+}
+LogicalResult AutoLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                             function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+int64_t CoalescedLayoutAttr::getRank() const { return -1; }
+int64_t CoalescedLayoutAttr::getWarpSize() const { return 0; }
+int64_t CoalescedLayoutAttr::getNumWarps() const { return 0; }
+bool CoalescedLayoutAttr::isPlaceholder() const { return true; }
+Result<LinearLayout> CoalescedLayoutAttr::toLinearLayout(ArrayRef<int64_t>) const {
+  return placeholderError(*this);
+}
+LogicalResult CoalescedLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                  function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layouts
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzledSharedLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "swizzled");
+  unsigned vec, perPhase, maxPhase;
+  SmallVector<unsigned> order;
+  if (failed(reader.parseDict()) || failed(reader.readUnsigned("vec", vec)) ||
+      failed(reader.readUnsigned("perPhase", perPhase)) ||
+      failed(reader.readUnsigned("maxPhase", maxPhase)) ||
+      failed(reader.readUnsignedArray("order", order)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<SwizzledSharedLayoutAttr>(parser.getContext(), vec, perPhase,
+                                                     maxPhase, order);
+}
+
+void SwizzledSharedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult SwizzledSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                               unsigned vec, unsigned perPhase,
+                                               unsigned maxPhase, ArrayRef<unsigned> order) {
+  if (order.empty())
+    return emitError() << "#hd.swizzled needs at least one dimension";
+  unsigned values[] = {vec, perPhase, maxPhase};
+  const char *names[] = {"vec", "perPhase", "maxPhase"};
+  for (int i = 0; i < 3; ++i)
+    if (!isPowerOf2(values[i]))
+      return emitError() << "#hd.swizzled " << names[i] << " = " << values[i]
+                         << " is not a power of two";
+  return verifyOrder(emitError, "swizzled", order);
+}
+
+int64_t SwizzledSharedLayoutAttr::getRank() const { return getOrder().size(); }
+
+Result<LinearLayout> SwizzledSharedLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return swizzledSharedLayout(toVector(shape), getVec(), getPerPhase(), getMaxPhase(),
+                              toVector(getOrder()));
+}
+
+int64_t SwizzledSharedLayoutAttr::getAllocatedElements(ArrayRef<int64_t> shape) const {
+  return ShapedType::getNumElements(shape);
+}
+
+Attribute PaddedSharedLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "padded");
+  SmallVector<unsigned> intervals, paddings, order;
+  if (failed(reader.parseDict()) ||
+      failed(reader.readUnsignedArray("intervals", intervals)) ||
+      failed(reader.readUnsignedArray("paddings", paddings)) ||
+      failed(reader.readUnsignedArray("order", order)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<PaddedSharedLayoutAttr>(parser.getContext(), intervals,
+                                                   paddings, order);
+}
+
+void PaddedSharedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{intervals = ";
+  printArray(printer, getIntervals());
+  printer << ", paddings = ";
+  printArray(printer, getPaddings());
+  printer << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult PaddedSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             ArrayRef<unsigned> intervals,
+                                             ArrayRef<unsigned> paddings,
+                                             ArrayRef<unsigned> order) {
+  if (order.empty())
+    return emitError() << "#hd.padded needs at least one dimension";
+  if (intervals.empty() || intervals.size() != paddings.size())
+    return emitError() << "#hd.padded needs one padding per interval, got "
+                       << intervals.size() << " intervals and " << paddings.size()
+                       << " paddings";
+  if (failed(verifyPowersOf2(emitError, "padded", "intervals", intervals)))
+    return failure();
+  for (auto [i, p] : llvm::enumerate(paddings))
+    if (p == 0)
+      return emitError() << "#hd.padded paddings[" << i << "] is 0";
+  return verifyOrder(emitError, "padded", order);
+}
+
+int64_t PaddedSharedLayoutAttr::getRank() const { return getOrder().size(); }
+
+Result<LinearLayout> PaddedSharedLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // The linear part of a padded layout is unswizzled row-major in `order`;
+  // the padding is applied to offsets afterwards (getPaddedOffset).
+  return swizzledSharedLayout(toVector(shape), 1, 1, 1, toVector(getOrder()));
+}
+
+int64_t PaddedSharedLayoutAttr::getAllocatedElements(ArrayRef<int64_t> shape) const {
+  int64_t elements = ShapedType::getNumElements(shape);
+  int64_t total = elements;
+  for (auto [interval, padding] : llvm::zip(getIntervals(), getPaddings()))
+    total += (elements / interval) * padding;
+  return total;
+}
+
+Attribute SharedLinearLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "shared_linear");
+  std::vector<LinearLayout::InDim> ins(1);
+  ins[0].name = "offset";
+  if (failed(reader.parseDict()) ||
+      failed(reader.readBases("offset", ins[0].bases, /*optional=*/false)) ||
+      failed(reader.finish()))
+    return {};
+  size_t rank = rankOfBases(ins);
+  if (rank == 0) {
+    reader.error() << "needs at least one basis with one entry per tensor dimension";
+    return {};
+  }
+  Result<LinearLayout> layout = layoutFromBases(std::move(ins), rank);
+  if (!layout) {
+    reader.error() << layout.error();
+    return {};
+  }
+  return parser.getChecked<SharedLinearLayoutAttr>(parser.getContext(), *layout);
+}
+
+void SharedLinearLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{offset = ";
+  printBases(printer, getLayout().getInDims().front().bases);
+  printer << "}>";
+}
+
+LogicalResult SharedLinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             LinearLayout layout) {
+  if (layout.getInDimNames() != std::vector<std::string>{"offset"})
+    return emitError() << "#hd.shared_linear needs the single in dim offset";
+  if (!layout.isInvertible())
+    return emitError() << "#hd.shared_linear must store each element exactly once "
+                          "(its offset bases are not a bijection)";
+  return success();
+}
+
+int64_t SharedLinearLayoutAttr::getRank() const { return getLayout().getNumOutDims(); }
+
+Result<LinearLayout> SharedLinearLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  const LinearLayout &layout = getLayout();
+  for (size_t d = 0; d < shape.size() && d < (size_t)layout.getNumOutDims(); ++d)
+    if (layout.getOutDims()[d].size != shape[d])
+      return Error("#hd.shared_linear covers " +
+                   std::to_string(layout.getOutDims()[d].size) + " elements along dim " +
+                   std::to_string(d) + ", the tile has " + std::to_string(shape[d]));
+  if (shape.size() != static_cast<size_t>(layout.getNumOutDims()))
+    return Error("#hd.shared_linear has rank " + std::to_string(layout.getNumOutDims()) +
+                 ", the tile " + std::to_string(shape.size()));
+  return layout;
+}
+
+int64_t SharedLinearLayoutAttr::getAllocatedElements(ArrayRef<int64_t> shape) const {
+  return ShapedType::getNumElements(shape);
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "target");
+  std::string name, arch;
+  SmallVector<unsigned> warpSizes;
+  unsigned numWarps, maxThreads;
+  uint64_t smem;
+  if (failed(reader.parseDict()) || failed(reader.readString("name", name)) ||
+      failed(reader.readString("arch", arch)) ||
+      failed(reader.readUnsignedArray("warpSizes", warpSizes)) ||
+      failed(reader.readUnsigned("numWarps", numWarps)) ||
+      failed(reader.readUnsigned("maxThreadsPerCTA", maxThreads)) ||
+      failed(reader.readUInt64("sharedMemoryBytes", smem)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<TargetAttr>(parser.getContext(), name, arch, warpSizes,
+                                       numWarps, maxThreads, smem);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  printer << "<{name = \"" << getName() << "\", arch = \"" << getArch()
+          << "\", warpSizes = ";
+  printArray(printer, getWarpSizes());
+  printer << ", numWarps = " << getNumWarps()
+          << ", maxThreadsPerCTA = " << getMaxThreadsPerCTA()
+          << ", sharedMemoryBytes = " << getSharedMemoryBytes() << "}>";
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, StringRef arch,
+                                 ArrayRef<unsigned> warpSizes, unsigned numWarps,
+                                 unsigned maxThreadsPerCTA, uint64_t sharedMemoryBytes) {
+  if (name.empty())
+    return emitError() << "#hd.target needs a name";
+  if (warpSizes.empty())
+    return emitError() << "#hd.target " << name << " allows no warp size";
+  if (failed(verifyPowersOf2(emitError, "target", "warpSizes", warpSizes)))
+    return failure();
+  if (!isPowerOf2(numWarps))
+    return emitError() << "#hd.target numWarps = " << numWarps
+                       << " is not a power of two";
+  unsigned smallest = *llvm::min_element(warpSizes);
+  if (static_cast<uint64_t>(numWarps) * smallest > maxThreadsPerCTA)
+    return emitError() << "#hd.target numWarps = " << numWarps << " of " << smallest
+                       << " lanes is " << uint64_t(numWarps) * smallest
+                       << " threads; target " << name << " allows "
+                       << maxThreadsPerCTA << " per CTA";
+  return success();
+}
+
+bool TargetAttr::allowsWarpSize(int64_t size) const {
+  return llvm::is_contained(getWarpSizes(), static_cast<unsigned>(size));
+}
+
+std::string TargetAttr::describeWarpSizes() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(getWarpSizes(), os, " or ");
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Free functions
+//===----------------------------------------------------------------------===//
+
+Result<LinearLayout> hadron::hd::toLinearLayout(RankedTensorType type) {
+  auto layout = dyn_cast_or_null<LayoutAttrInterface>(type.getEncoding());
+  if (!layout)
+    return Error("tensor type has no hd layout");
+  return layout.toLinearLayout(type.getShape());
+}
+
+Result<LinearLayout> hadron::hd::toLinearLayout(MemDescType type) {
+  return type.getEncoding().toLinearLayout(type.getAllocShape().take_back(
+      type.getEncoding().getRank()));
+}
+
+Result<LinearLayoutAttr> hadron::hd::toLinearLayoutAttr(MLIRContext *ctx,
+                                                        const LinearLayout &layout) {
+  std::vector<std::string> names = layout.getInDimNames();
+  for (const char *name : kDistributedInDims)
+    if (!layout.hasInDim(name))
+      return Error(std::string("layout has no in dim `") + name + "`");
+  if (names.size() != 4)
+    return Error("a #hd.linear layout has exactly the in dims register, lane, warp, block");
+  Result<LinearLayout> ordered = layout.transposeIns(
+      std::vector<std::string>(std::begin(kDistributedInDims), std::end(kDistributedInDims)));
+  if (!ordered)
+    return Error(ordered.error());
+  return LinearLayoutAttr::get(ctx, *ordered);
+}
+
+TargetAttr hadron::hd::getTarget(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto module = dyn_cast<ModuleOp>(cur))
+      if (auto target = module->getAttrOfType<TargetAttr>(
+              HadronDialect::getTargetAttrName()))
+        return target;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+#include "hadron/IR/HadronAttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "hadron/IR/HadronAttrs.cpp.inc"
+
+void HadronDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "hadron/IR/HadronAttrs.cpp.inc"
+      >();
+}

@@ -1,0 +1,220 @@
+//===- Dialect.cpp - The hd dialect ---------------------------------------===//
+
+#include "hadron/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace hadron::hd;
+
+#include "hadron/IR/HadronDialect.cpp.inc"
+#include "hadron/IR/HadronEnums.cpp.inc"
+
+namespace {
+/// Prints layouts as aliases (#blocked, #slice1, ...) so that IR stays
+/// readable when a layout appears on every value.
+struct HadronOpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr))
+      os << "blocked";
+    else if (isa<SliceLayoutAttr>(attr))
+      os << "slice";
+    else if (isa<LinearLayoutAttr>(attr))
+      os << "linear";
+    else if (isa<DotOperandLayoutAttr>(attr))
+      os << "dot_op";
+    else if (isa<SwizzledSharedLayoutAttr>(attr))
+      os << "swizzled";
+    else if (isa<PaddedSharedLayoutAttr>(attr))
+      os << "padded";
+    else if (isa<SharedLinearLayoutAttr>(attr))
+      os << "shared_linear";
+    else if (isa<TargetAttr>(attr))
+      os << "target";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void HadronDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addInterfaces<HadronOpAsmInterface>();
+  addOperations<
+#define GET_OP_LIST
+#include "hadron/IR/HadronOps.cpp.inc"
+      >();
+}
+
+Operation *HadronDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                              Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+Type hadron::hd::getI1TypeLike(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(i1);
+  return i1;
+}
+
+Type hadron::hd::getPointeeTypeLike(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))
+      return tensor.clone(ptr.getPointeeType());
+    return type;
+  }
+  if (auto ptr = dyn_cast<PointerType>(type))
+    return ptr.getPointeeType();
+  return type;
+}
+
+//===----------------------------------------------------------------------===//
+// Target verification
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// "threadsPerWarp [8, 8] multiplies to 64": how a layout came to its warp
+/// size, for messages.
+std::string describeWarpSize(DistributedLayoutAttrInterface layout) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    os << "threadsPerWarp [";
+    llvm::interleaveComma(blocked.getThreadsPerWarp(), os);
+    os << "] multiplies to " << blocked.getWarpSize();
+  } else if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    return describeWarpSize(slice.getParent());
+  } else if (auto dot = dyn_cast<DotOperandLayoutAttr>(layout)) {
+    return describeWarpSize(dot.getParent());
+  } else {
+    os << "layout " << layout << " has " << layout.getWarpSize() << " lanes per warp";
+  }
+  return s;
+}
+
+std::string describeNumWarps(DistributedLayoutAttrInterface layout) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    os << "warpsPerCTA [";
+    llvm::interleaveComma(blocked.getWarpsPerCTA(), os);
+    os << "] multiplies to " << blocked.getNumWarps();
+  } else if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    return describeNumWarps(slice.getParent());
+  } else if (auto dot = dyn_cast<DotOperandLayoutAttr>(layout)) {
+    return describeNumWarps(dot.getParent());
+  } else {
+    os << "layout " << layout << " has " << layout.getNumWarps() << " warps";
+  }
+  return s;
+}
+
+/// Checks every layout and allocation in the module against the target.
+class TargetChecker {
+public:
+  explicit TargetChecker(TargetAttr target) : target(target) {}
+
+  LogicalResult check(Operation *op) {
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      if (failed(checkType(op, result.getType(), "result #" + std::to_string(i))))
+        return failure();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkType(op, arg.getType(),
+                               "block argument #" + std::to_string(arg.getArgNumber()))))
+            return failure();
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      return checkAllocation(alloc);
+    return success();
+  }
+
+private:
+  LogicalResult checkType(Operation *op, Type type, const std::string &what) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return success();
+    auto layout = dyn_cast_or_null<DistributedLayoutAttrInterface>(tensor.getEncoding());
+    if (!layout || layout.isPlaceholder())
+      return success();
+    int64_t warpSize = layout.getWarpSize();
+    if (!target.allowsWarpSize(warpSize))
+      return op->emitOpError() << what << ": " << describeWarpSize(layout)
+                               << ", target " << target.getName() << " allows "
+                               << target.describeWarpSizes();
+    if (moduleWarpSize && *moduleWarpSize != warpSize)
+      return op->emitOpError() << what << ": " << describeWarpSize(layout)
+                               << ", but another layout of this module has warps of "
+                               << *moduleWarpSize
+                               << " lanes; a module uses one warp size";
+    moduleWarpSize = warpSize;
+    if (layout.getNumWarps() != target.getNumWarps())
+      return op->emitOpError() << what << ": " << describeNumWarps(layout)
+                               << ", target " << target.getName()
+                               << " runs num_warps = " << target.getNumWarps();
+    if (static_cast<uint64_t>(warpSize) * layout.getNumWarps() >
+        target.getMaxThreadsPerCTA())
+      return op->emitOpError() << what << ": " << layout.getNumWarps()
+                               << " warps of " << warpSize << " lanes exceed the "
+                               << target.getMaxThreadsPerCTA()
+                               << " threads per CTA target " << target.getName()
+                               << " allows";
+    return success();
+  }
+
+  LogicalResult checkAllocation(LocalAllocOp alloc) {
+    MemDescType type = alloc.getType();
+    uint64_t bytes = static_cast<uint64_t>(
+                         type.getEncoding().getAllocatedElements(type.getAllocShape())) *
+                     std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
+    if (bytes > target.getSharedMemoryBytes())
+      return alloc.emitOpError() << "of " << type << " needs " << bytes
+                                 << " bytes of shared memory; target "
+                                 << target.getName() << " allows "
+                                 << target.getSharedMemoryBytes() << " per CTA";
+    return success();
+  }
+
+  TargetAttr target;
+  std::optional<int64_t> moduleWarpSize;
+};
+
+} // namespace
+
+LogicalResult HadronDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == getTargetAttrName()) {
+    auto target = dyn_cast<TargetAttr>(attribute.getValue());
+    if (!target)
+      return op->emitError() << "`" << name << "` must be a #hd.target, got "
+                             << attribute.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "`" << name << "` belongs on a builtin.module";
+    TargetChecker checker(target);
+    WalkResult walk = op->walk([&](Operation *nested) {
+      return failed(checker.check(nested)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
+  }
+  if (name == getKernelAttrName()) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitError() << "`" << name << "` marks a func.func, not "
+                             << op->getName();
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "`" << name << "` is a unit attribute";
+    return success();
+  }
+  return op->emitError() << "unknown hd attribute `" << name << "`";
+}
