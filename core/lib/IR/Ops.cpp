@@ -647,7 +647,8 @@ LogicalResult DotOp::verify() {
   auto accLayout = dyn_cast_or_null<DistributedLayoutAttrInterface>(cType.getEncoding());
   if (!accLayout || accLayout.isPlaceholder())
     return success();
-  for (auto [idx, type] : llvm::enumerate(ArrayRef<RankedTensorType>{aType, bType})) {
+  RankedTensorType operandTypes[] = {aType, bType};
+  for (auto [idx, type] : llvm::enumerate(operandTypes)) {
     auto opLayout = dyn_cast_or_null<DotOperandLayoutAttr>(type.getEncoding());
     const char *name = idx == 0 ? "a" : "b";
     if (!opLayout || opLayout.getOpIdx() != idx || opLayout.getParent() != accLayout)

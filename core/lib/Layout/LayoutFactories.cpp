@@ -30,9 +30,8 @@ std::string formatList(const std::vector<int32_t> &values) {
   return s + "]";
 }
 
-std::optional<std::string> checkRank(const char *name,
-                                     const std::vector<int32_t> &values,
-                                     size_t rank) {
+std::optional<std::string>
+checkRank(const char *name, const std::vector<int32_t> &values, size_t rank) {
   if (values.size() == rank)
     return std::nullopt;
   return std::string(name) + " has " + std::to_string(values.size()) +
@@ -43,8 +42,8 @@ std::optional<std::string> checkPowersOf2(const char *name,
                                           const std::vector<int32_t> &values) {
   for (size_t i = 0; i < values.size(); ++i)
     if (!isPowerOf2(values[i]))
-      return std::string(name) + "[" + std::to_string(i) + "] = " +
-             std::to_string(values[i]) + " is not a power of two";
+      return std::string(name) + "[" + std::to_string(i) +
+             "] = " + std::to_string(values[i]) + " is not a power of two";
   return std::nullopt;
 }
 
@@ -83,10 +82,9 @@ checkBlockedArgs(const std::vector<int32_t> &shape,
   if (auto why = checkShape(shape))
     return why;
   size_t rank = shape.size();
-  for (auto [name, values] :
-       {std::pair{"sizePerThread", &sizePerThread},
-        std::pair{"threadsPerWarp", &threadsPerWarp},
-        std::pair{"warpsPerCTA", &warpsPerCTA}}) {
+  for (auto [name, values] : {std::pair{"sizePerThread", &sizePerThread},
+                              std::pair{"threadsPerWarp", &threadsPerWarp},
+                              std::pair{"warpsPerCTA", &warpsPerCTA}}) {
     if (auto why = checkRank(name, *values, rank))
       return why;
     if (auto why = checkPowersOf2(name, *values))
@@ -101,8 +99,8 @@ Basis along(size_t rank, int32_t d, int32_t value) {
   return basis;
 }
 
-std::vector<LinearLayout::OutDim> tensorOutDims(
-    const std::vector<int32_t> &shape) {
+std::vector<LinearLayout::OutDim>
+tensorOutDims(const std::vector<int32_t> &shape) {
   std::vector<LinearLayout::OutDim> outs;
   for (size_t d = 0; d < shape.size(); ++d)
     outs.push_back({dimName(static_cast<int>(d)), shape[d]});
@@ -136,8 +134,8 @@ Result<LinearLayout> blockedLayout(const std::vector<int32_t> &shape,
                                       : Basis(rank, 0));
   }
   for (int32_t d : order) {
-    int64_t tile = int64_t(sizePerThread[d]) * threadsPerWarp[d] *
-                   warpsPerCTA[d];
+    int64_t tile =
+        int64_t(sizePerThread[d]) * threadsPerWarp[d] * warpsPerCTA[d];
     for (int64_t step = tile; step < shape[d]; step *= 2)
       registers.push_back(along(rank, d, int32_t(step)));
   }
@@ -178,15 +176,15 @@ Result<LinearLayout> sliceLayout(const LinearLayout &parent, int dim) {
   return result->removeZeroBasesAlongDim("register");
 }
 
-Result<LinearLayout>
-swizzledSharedLayout(const std::vector<int32_t> &shape, int32_t vec,
-                     int32_t perPhase, int32_t maxPhase,
-                     const std::vector<int32_t> &order) {
+Result<LinearLayout> swizzledSharedLayout(const std::vector<int32_t> &shape,
+                                          int32_t vec, int32_t perPhase,
+                                          int32_t maxPhase,
+                                          const std::vector<int32_t> &order) {
   if (auto why = checkShape(shape))
     return Error(*why);
-  for (auto [name, value] : {std::pair{"vec", vec},
-                             std::pair{"perPhase", perPhase},
-                             std::pair{"maxPhase", maxPhase}})
+  for (auto [name, value] :
+       {std::pair{"vec", vec}, std::pair{"perPhase", perPhase},
+        std::pair{"maxPhase", maxPhase}})
     if (auto why = checkPowerOf2(name, value))
       return Error(*why);
   if (auto why = checkOrder(order, shape.size()))
@@ -199,8 +197,7 @@ swizzledSharedLayout(const std::vector<int32_t> &shape, int32_t vec,
       Basis basis = along(rank, d, int32_t(step));
       if (p == 1) {
         int64_t cols = shape[order[0]];
-        basis[order[0]] =
-            int32_t((step / perPhase) % maxPhase * vec % cols);
+        basis[order[0]] = int32_t((step / perPhase) % maxPhase * vec % cols);
       }
       offsets.push_back(std::move(basis));
     }
@@ -210,12 +207,12 @@ swizzledSharedLayout(const std::vector<int32_t> &shape, int32_t vec,
                               /*requireSurjective=*/true);
 }
 
-Result<LinearLayout> dotOperandLayout(int opIdx,
-                                      const std::vector<int32_t> &shape,
-                                      const std::vector<int32_t> &sizePerThread,
-                                      const std::vector<int32_t> &threadsPerWarp,
-                                      const std::vector<int32_t> &warpsPerCTA,
-                                      const std::vector<int32_t> &order) {
+Result<LinearLayout>
+dotOperandLayout(int opIdx, const std::vector<int32_t> &shape,
+                 const std::vector<int32_t> &sizePerThread,
+                 const std::vector<int32_t> &threadsPerWarp,
+                 const std::vector<int32_t> &warpsPerCTA,
+                 const std::vector<int32_t> &order) {
   if (opIdx != 0 && opIdx != 1)
     return Error("opIdx = " + std::to_string(opIdx) +
                  " is neither 0 (operand A) nor 1 (operand B)");

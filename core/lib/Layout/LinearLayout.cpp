@@ -86,8 +86,8 @@ std::vector<uint64_t> packedColumns(const LinearLayout &layout) {
 }
 
 /// Splits a mask over the in bits of `ins` back into one value per in dim.
-LinearLayout::Basis
-unpackInBits(uint64_t mask, const std::vector<LinearLayout::InDim> &ins) {
+LinearLayout::Basis unpackInBits(uint64_t mask,
+                                 const std::vector<LinearLayout::InDim> &ins) {
   LinearLayout::Basis values;
   int bit = 0;
   for (const auto &in : ins) {
@@ -203,8 +203,8 @@ Result<LinearLayout> LinearLayout::create(std::vector<InDim> ins,
       return Error("in dim '" + in.name + "' appears twice");
     if (in.bases.size() > size_t(kMaxDimSizeLog2))
       return Error("in dim '" + in.name + "' has " +
-                   std::to_string(in.bases.size()) +
-                   " bases, over the limit " + std::to_string(kMaxDimSizeLog2));
+                   std::to_string(in.bases.size()) + " bases, over the limit " +
+                   std::to_string(kMaxDimSizeLog2));
     totalInLog2 += in.bases.size();
     for (size_t i = 0; i < in.bases.size(); ++i) {
       const Basis &basis = in.bases[i];
@@ -212,13 +212,15 @@ Result<LinearLayout> LinearLayout::create(std::vector<InDim> ins,
           "basis " + std::to_string(i) + " of in dim '" + in.name + "'";
       if (basis.size() != outs.size())
         return Error(where + " " + formatList(basis) + " has " +
-                     std::to_string(basis.size()) + " entries, expected one "
-                     "per out dim (" + std::to_string(outs.size()) + ")");
+                     std::to_string(basis.size()) +
+                     " entries, expected one "
+                     "per out dim (" +
+                     std::to_string(outs.size()) + ")");
       for (size_t j = 0; j < outs.size(); ++j)
         if (basis[j] < 0 || basis[j] >= outs[j].size)
           return Error(where + " has entry " + std::to_string(basis[j]) +
-                       " for out dim '" + outs[j].name +
-                       "', outside [0, " + std::to_string(outs[j].size) + ")");
+                       " for out dim '" + outs[j].name + "', outside [0, " +
+                       std::to_string(outs[j].size) + ")");
     }
   }
   if (totalInLog2 > kMaxTotalSizeLog2)
@@ -544,10 +546,12 @@ Result<LinearLayout> LinearLayout::pseudoinvert() const {
 Result<LinearLayout> LinearLayout::invert() const {
   if (!isInjective())
     return Error("invert: layout is not injective (some inputs share an "
-                 "output)\n" + toString());
+                 "output)\n" +
+                 toString());
   if (!isSurjective())
     return Error("invert: layout is not surjective (some outputs are not "
-                 "reached)\n" + toString());
+                 "reached)\n" +
+                 toString());
   return pseudoinvert();
 }
 
@@ -579,8 +583,10 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       if (!preimage)
         return Error("invertAndCompose: basis " + std::to_string(i) +
                      " of in dim '" + in.name + "' maps to " +
-                     formatList(reordered) + " (outer's out order), which "
-                     "outer does not reach\n" + outer.toString());
+                     formatList(reordered) +
+                     " (outer's out order), which "
+                     "outer does not reach\n" +
+                     outer.toString());
       bases.push_back(unpackInBits(*preimage, outer.ins_));
     }
     ins.push_back({in.name, std::move(bases)});
@@ -653,8 +659,9 @@ Result<LinearLayout> LinearLayout::reshapeIns(
     if (next + count > allBases.size())
       return Error("reshapeIns: the new in dims exceed the total in size 2^" +
                    std::to_string(allBases.size()) + " at '" + name + "'");
-    newIns.push_back({name, std::vector<Basis>(allBases.begin() + next,
-                                               allBases.begin() + next + count)});
+    newIns.push_back(
+        {name, std::vector<Basis>(allBases.begin() + next,
+                                  allBases.begin() + next + count)});
     next += count;
   }
   if (next != allBases.size())
@@ -770,7 +777,8 @@ int32_t LinearLayout::getNumConsecutiveInOut() const {
   return int32_t(1) << k;
 }
 
-LinearLayout LinearLayout::removeZeroBasesAlongDim(const std::string &in) const {
+LinearLayout
+LinearLayout::removeZeroBasesAlongDim(const std::string &in) const {
   int d = inDimIndex(in);
   assert(d >= 0 && "no such in dim");
   std::vector<InDim> ins = ins_;
@@ -812,7 +820,8 @@ bool operator==(const LinearLayout &a, const LinearLayout &b) {
     if (a.ins_[d].name != b.ins_[d].name || a.ins_[d].bases != b.ins_[d].bases)
       return false;
   for (size_t j = 0; j < a.outs_.size(); ++j)
-    if (a.outs_[j].name != b.outs_[j].name || a.outs_[j].size != b.outs_[j].size)
+    if (a.outs_[j].name != b.outs_[j].name ||
+        a.outs_[j].size != b.outs_[j].size)
       return false;
   return true;
 }

@@ -12,9 +12,9 @@ namespace {
 using Bases = std::vector<LinearLayout::Basis>;
 using Point = LinearLayout::Point;
 
-LinearLayout ok(Result<LinearLayout> layout) {
-  EXPECT_TRUE(layout.ok()) << layout.error();
-  return layout.ok() ? std::move(layout).value() : LinearLayout();
+template <typename T> T ok(Result<T> result) {
+  EXPECT_TRUE(result.ok()) << result.error();
+  return result.ok() ? std::move(result).value() : T();
 }
 
 /// The distributed layout with these bases over a tensor of `shape`.
@@ -46,24 +46,23 @@ LinearLayout distributed(Bases registers, Bases lanes, Bases warps,
 TEST(BlockedLayoutTest, HeaderWorkedExample) {
   LinearLayout layout = ok(blockedLayout({8}, {2}, {4}, {1}, {0}));
   EXPECT_EQ(layout, distributed({{1}}, {{2}, {4}}, {}, {8}));
-  EXPECT_EQ(ok(layout.apply({{"register", 1}, {"lane", 3}, {"warp", 0},
-                             {"block", 0}}))
-                .value(),
+  EXPECT_EQ(ok(layout.apply(
+                {{"register", 1}, {"lane", 3}, {"warp", 0}, {"block", 0}})),
             (Point{{"dim0", 7}}));
 }
 
 TEST(BlockedLayoutTest, OneDimExactTile) {
   // 4 registers * 32 lanes * 2 warps = 256: no repetition.
-  EXPECT_EQ(ok(blockedLayout({256}, {4}, {32}, {2}, {0})),
-            distributed({{1}, {2}}, {{4}, {8}, {16}, {32}, {64}}, {{128}},
-                        {256}));
+  EXPECT_EQ(
+      ok(blockedLayout({256}, {4}, {32}, {2}, {0})),
+      distributed({{1}, {2}}, {{4}, {8}, {16}, {32}, {64}}, {{128}}, {256}));
 }
 
 TEST(BlockedLayoutTest, OneDimRepeatsInRegisters) {
   // The tile covers 128 elements; the second copy is register bit 2.
-  EXPECT_EQ(ok(blockedLayout({256}, {4}, {32}, {1}, {0})),
-            distributed({{1}, {2}, {128}}, {{4}, {8}, {16}, {32}, {64}}, {},
-                        {256}));
+  EXPECT_EQ(
+      ok(blockedLayout({256}, {4}, {32}, {1}, {0})),
+      distributed({{1}, {2}, {128}}, {{4}, {8}, {16}, {32}, {64}}, {}, {256}));
 }
 
 TEST(BlockedLayoutTest, TwoDimRowMajorOrder) {
@@ -79,10 +78,12 @@ TEST(BlockedLayoutTest, TwoDimColumnMajorOrder) {
 }
 
 TEST(BlockedLayoutTest, LanesAndWarpsInOrder) {
-  LinearLayout rowMajor = ok(blockedLayout({4, 8}, {1, 2}, {2, 4}, {2, 1}, {1, 0}));
+  LinearLayout rowMajor =
+      ok(blockedLayout({4, 8}, {1, 2}, {2, 4}, {2, 1}, {1, 0}));
   EXPECT_EQ(rowMajor,
             distributed({{0, 1}}, {{0, 2}, {0, 4}, {1, 0}}, {{2, 0}}, {4, 8}));
-  LinearLayout colMajor = ok(blockedLayout({4, 8}, {1, 2}, {2, 4}, {2, 1}, {0, 1}));
+  LinearLayout colMajor =
+      ok(blockedLayout({4, 8}, {1, 2}, {2, 4}, {2, 1}, {0, 1}));
   EXPECT_EQ(colMajor,
             distributed({{0, 1}}, {{1, 0}, {0, 2}, {0, 4}}, {{2, 0}}, {4, 8}));
 }
@@ -110,15 +111,18 @@ TEST(BlockedLayoutTest, LargeShapeRepeatsFastDimFirst) {
 }
 
 TEST(BlockedLayoutTest, VectorWidth) {
-  EXPECT_EQ(ok(blockedLayout({128}, {4}, {32}, {1}, {0})).getNumConsecutiveInOut(),
-            4);
-  EXPECT_EQ(ok(blockedLayout({128}, {1}, {32}, {4}, {0})).getNumConsecutiveInOut(),
-            1);
+  EXPECT_EQ(
+      ok(blockedLayout({128}, {4}, {32}, {1}, {0})).getNumConsecutiveInOut(),
+      4);
+  EXPECT_EQ(
+      ok(blockedLayout({128}, {1}, {32}, {4}, {0})).getNumConsecutiveInOut(),
+      1);
   // The fastest dim must be the first out dim for the count to mean a vector.
-  LinearLayout rowMajor = ok(blockedLayout({16, 16}, {1, 4}, {8, 4}, {2, 1}, {1, 0}));
+  LinearLayout rowMajor =
+      ok(blockedLayout({16, 16}, {1, 4}, {8, 4}, {2, 1}, {1, 0}));
   EXPECT_EQ(rowMajor.getNumConsecutiveInOut(), 1);
-  EXPECT_EQ(ok(rowMajor.transposeOuts({"dim1", "dim0"})).getNumConsecutiveInOut(),
-            4);
+  EXPECT_EQ(
+      ok(rowMajor.transposeOuts({"dim1", "dim0"})).getNumConsecutiveInOut(), 4);
 }
 
 TEST(BlockedLayoutTest, InvertAndComposeBetweenBlockedLayouts) {
@@ -142,8 +146,7 @@ TEST(BlockedLayoutTest, InvertAndComposeBetweenBlockedLayouts) {
   for (int32_t r = 0; r < 4; ++r)
     for (int32_t l = 0; l < 16; ++l) {
       Point x = {{"register", r}, {"lane", l}, {"warp", 0}, {"block", 0}};
-      EXPECT_EQ(ok(cols.apply(ok(transpose.apply(x)).value())).value(),
-                ok(rows.apply(x)).value())
+      EXPECT_EQ(ok(cols.apply(ok(transpose.apply(x)))), ok(rows.apply(x)))
           << "register " << r << " lane " << l;
     }
 }
@@ -194,8 +197,10 @@ TEST(SliceLayoutTest, ParentOfFullOrUnitShapeAgree) {
     SCOPED_TRACE("dim " + std::to_string(dim));
     std::vector<int32_t> unitShape = {16, 32};
     unitShape[dim] = 1;
-    LinearLayout full = ok(blockedLayout({16, 32}, {2, 4}, {4, 8}, {2, 2}, {1, 0}));
-    LinearLayout unit = ok(blockedLayout(unitShape, {2, 4}, {4, 8}, {2, 2}, {1, 0}));
+    LinearLayout full =
+        ok(blockedLayout({16, 32}, {2, 4}, {4, 8}, {2, 2}, {1, 0}));
+    LinearLayout unit =
+        ok(blockedLayout(unitShape, {2, 4}, {4, 8}, {2, 2}, {1, 0}));
     EXPECT_EQ(ok(sliceLayout(full, dim)), ok(sliceLayout(unit, dim)));
   }
 }
@@ -203,17 +208,20 @@ TEST(SliceLayoutTest, ParentOfFullOrUnitShapeAgree) {
 TEST(SliceLayoutTest, ThreeDimsRenumbersOuts) {
   LinearLayout parent =
       ok(blockedLayout({2, 4, 8}, {1, 1, 2}, {2, 2, 4}, {1, 1, 1}, {2, 1, 0}));
-  // Registers {0,0,1}; lanes {0,0,2} {0,0,4} {0,1,0} {0,2,0}... minus dim1.
+  // Registers {0,0,1} and the repetition {0,2,0}; lanes {0,0,2} {0,0,4}
+  // {0,1,0} {1,0,0}. Slicing dim1 reduces the repetition register away.
   LinearLayout sliced = ok(sliceLayout(parent, 1));
-  EXPECT_EQ(sliced.getOutDimNames(), (std::vector<std::string>{"dim0", "dim1"}));
+  EXPECT_EQ(sliced.getOutDimNames(),
+            (std::vector<std::string>{"dim0", "dim1"}));
   EXPECT_EQ(sliced.getOutDimSize("dim0"), 2);
   EXPECT_EQ(sliced.getOutDimSize("dim1"), 8);
-  EXPECT_EQ(sliced, distributed({{0, 1}}, {{0, 2}, {0, 4}, {0, 0}, {0, 0}, {1, 0}},
-                                {}, {2, 8}));
+  EXPECT_EQ(sliced, distributed({{0, 1}}, {{0, 2}, {0, 4}, {0, 0}, {1, 0}}, {},
+                                {2, 8}));
 }
 
 TEST(SliceLayoutTest, RejectsBadArguments) {
-  EXPECT_ERROR(sliceLayout(sliceParent(), 2), "sliceLayout: dim = 2 is outside [0, 2)");
+  EXPECT_ERROR(sliceLayout(sliceParent(), 2),
+               "sliceLayout: dim = 2 is outside [0, 2)");
   EXPECT_ERROR(sliceLayout(sliceParent(), -1), "dim = -1 is outside");
   EXPECT_ERROR(sliceLayout(LinearLayout::identity1D(4, "register", "x"), 0),
                "parent's out dim #0 is 'x', expected 'dim0'");
@@ -226,28 +234,29 @@ TEST(SliceLayoutTest, RejectsBadArguments) {
 TEST(SwizzledSharedLayoutTest, Bases8x8) {
   // f(row) = (row % 4) * 2 % 8: f(1) = 2, f(2) = 4, f(4) = 0.
   LinearLayout layout = ok(swizzledSharedLayout({8, 8}, 2, 1, 4, {1, 0}));
-  EXPECT_EQ(layout, ok(LinearLayout::create(
-                        {{"offset",
-                          {{0, 1}, {0, 2}, {0, 4}, {1, 2}, {2, 4}, {4, 0}}}},
-                        {{"dim0", 8}, {"dim1", 8}}, true)));
+  EXPECT_EQ(layout,
+            ok(LinearLayout::create(
+                {{"offset", {{0, 1}, {0, 2}, {0, 4}, {1, 2}, {2, 4}, {4, 0}}}},
+                {{"dim0", 8}, {"dim1", 8}}, true)));
   EXPECT_TRUE(layout.isInvertible());
 }
 
 TEST(SwizzledSharedLayoutTest, UnswizzledIsRowMajor) {
   LinearLayout layout = ok(swizzledSharedLayout({4, 8}, 1, 1, 1, {1, 0}));
   for (int32_t offset = 0; offset < 32; ++offset)
-    EXPECT_EQ(ok(layout.apply({{"offset", offset}})).value(),
+    EXPECT_EQ(ok(layout.apply({{"offset", offset}})),
               (Point{{"dim0", offset / 8}, {"dim1", offset % 8}}));
   LinearLayout colMajor = ok(swizzledSharedLayout({4, 8}, 1, 1, 1, {0, 1}));
   for (int32_t offset = 0; offset < 32; ++offset)
-    EXPECT_EQ(ok(colMajor.apply({{"offset", offset}})).value(),
+    EXPECT_EQ(ok(colMajor.apply({{"offset", offset}})),
               (Point{{"dim0", offset % 4}, {"dim1", offset / 4}}));
 }
 
 // Every element against the definition: the element at offset
 // row * cols + c is (row, c ^ f(row)).
 TEST(SwizzledSharedLayoutTest, MatchesDirectFormula) {
-  for (auto [rows, cols] : {std::pair{8, 8}, std::pair{16, 32}, std::pair{32, 16}})
+  for (auto [rows, cols] :
+       {std::pair{8, 8}, std::pair{16, 32}, std::pair{32, 16}})
     for (int32_t vec : {1, 2, 4, 8})
       for (int32_t perPhase : {1, 2, 4})
         for (int32_t maxPhase : {1, 2, 4, 8})
@@ -265,11 +274,12 @@ TEST(SwizzledSharedLayoutTest, MatchesDirectFormula) {
                 shape, vec, perPhase, maxPhase, {1 - rowDim, rowDim}));
             for (int32_t offset = 0; offset < rows * cols; ++offset) {
               int32_t row = offset / cols;
-              int32_t col = (offset % cols) ^ ((row / perPhase) % maxPhase * vec % cols);
+              int32_t col =
+                  (offset % cols) ^ ((row / perPhase) % maxPhase * vec % cols);
               Point expected(2);
               expected[rowDim] = {"dim" + std::to_string(rowDim), row};
               expected[1 - rowDim] = {"dim" + std::to_string(1 - rowDim), col};
-              ASSERT_EQ(ok(layout.apply({{"offset", offset}})).value(), expected)
+              ASSERT_EQ(ok(layout.apply({{"offset", offset}})), expected)
                   << "offset " << offset;
             }
           }
@@ -278,10 +288,11 @@ TEST(SwizzledSharedLayoutTest, MatchesDirectFormula) {
 TEST(SwizzledSharedLayoutTest, HigherDimsAreIdentity) {
   LinearLayout layout = ok(swizzledSharedLayout({2, 4, 4}, 1, 1, 4, {2, 1, 0}));
   // Columns dim2, rows dim1 with f(1) = 1, f(2) = 2, then dim0.
-  EXPECT_EQ(layout, ok(LinearLayout::create(
-                        {{"offset",
-                          {{0, 0, 1}, {0, 0, 2}, {0, 1, 1}, {0, 2, 2}, {1, 0, 0}}}},
-                        {{"dim0", 2}, {"dim1", 4}, {"dim2", 4}}, true)));
+  EXPECT_EQ(
+      layout,
+      ok(LinearLayout::create(
+          {{"offset", {{0, 0, 1}, {0, 0, 2}, {0, 1, 1}, {0, 2, 2}, {1, 0, 0}}}},
+          {{"dim0", 2}, {"dim1", 4}, {"dim2", 4}}, true)));
   EXPECT_EQ(ok(swizzledSharedLayout({16}, 4, 2, 8, {0})),
             LinearLayout::identity1D(16, "offset", "dim0"));
 }
@@ -334,9 +345,8 @@ std::vector<std::set<int32_t>> heldPerThread(const LinearLayout &layout,
     for (int32_t l = 0; l < layout.getInDimSize("lane"); ++l) {
       std::set<int32_t> values;
       for (int32_t r = 0; r < layout.getInDimSize("register"); ++r)
-        values.insert(ok(layout.apply({{"register", r}, {"lane", l},
-                                       {"warp", w}, {"block", 0}}))
-                          .value()[keep]
+        values.insert(ok(layout.apply(
+            {{"register", r}, {"lane", l}, {"warp", w}, {"block", 0}}))[keep]
                           .second);
       held.push_back(values);
     }
@@ -364,9 +374,10 @@ TEST(DotOperandLayoutTest, BatchedOperands) {
   LinearLayout a = ok(dotOperandLayout(0, {2, 8, 4}, {1, 1, 2}, {1, 4, 8},
                                        {2, 2, 1}, {2, 1, 0}));
   // Registers: K (dim2) first; batch spread over warps.
-  EXPECT_EQ(a, distributed({{0, 0, 1}, {0, 0, 2}},
-                           {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 2, 0}},
-                           {{0, 4, 0}, {1, 0, 0}}, {2, 8, 4}));
+  EXPECT_EQ(a,
+            distributed({{0, 0, 1}, {0, 0, 2}},
+                        {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 2, 0}},
+                        {{0, 4, 0}, {1, 0, 0}}, {2, 8, 4}));
 }
 
 TEST(DotOperandLayoutTest, RejectsBadArguments) {

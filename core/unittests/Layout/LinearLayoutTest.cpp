@@ -1,4 +1,5 @@
-//===- LinearLayoutTest.cpp - The GF(2) layout algebra ---------------------===//
+//===- LinearLayoutTest.cpp - The GF(2) layout algebra
+//---------------------===//
 
 #include "hadron/Layout/LinearLayout.h"
 
@@ -27,8 +28,8 @@ template <typename T>
 ::testing::AssertionResult failsWith(const Result<T> &result,
                                      const std::string &expected) {
   if (result.ok())
-    return ::testing::AssertionFailure() << "succeeded, expected \""
-                                         << expected << "\"";
+    return ::testing::AssertionFailure()
+           << "succeeded, expected \"" << expected << "\"";
   if (result.error().find(expected) == std::string::npos)
     return ::testing::AssertionFailure()
            << "error \"" << result.error() << "\" lacks \"" << expected << "\"";
@@ -102,10 +103,13 @@ TEST(LinearLayoutTest, HeaderWorkedExample) {
 }
 
 TEST(LinearLayoutTest, QueriesOnTwoDims) {
-  LinearLayout layout = make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
-                             {{"dim0", 4}, {"dim1", 2}});
-  EXPECT_EQ(layout.getInDimNames(), (std::vector<std::string>{"register", "lane"}));
-  EXPECT_EQ(layout.getOutDimNames(), (std::vector<std::string>{"dim0", "dim1"}));
+  LinearLayout layout =
+      make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
+           {{"dim0", 4}, {"dim1", 2}});
+  EXPECT_EQ(layout.getInDimNames(),
+            (std::vector<std::string>{"register", "lane"}));
+  EXPECT_EQ(layout.getOutDimNames(),
+            (std::vector<std::string>{"dim0", "dim1"}));
   EXPECT_TRUE(layout.hasInDim("lane"));
   EXPECT_FALSE(layout.hasInDim("warp"));
   EXPECT_TRUE(layout.hasOutDim("dim1"));
@@ -130,8 +134,8 @@ TEST(LinearLayoutTest, CreateRejectsMalformedLayouts) {
   };
   EXPECT_TRUE(failsWith(create({{"r", {}}, {"r", {}}}, {{"d", 1}}),
                         "in dim 'r' appears twice"));
-  EXPECT_TRUE(failsWith(create({}, {{"d", 1}, {"d", 2}}),
-                        "out dim 'd' appears twice"));
+  EXPECT_TRUE(
+      failsWith(create({}, {{"d", 1}, {"d", 2}}), "out dim 'd' appears twice"));
   EXPECT_TRUE(failsWith(create({{"", {}}}, {}), "in dim #0 has an empty name"));
   EXPECT_TRUE(failsWith(create({}, {{"", 1}}), "out dim #0 has an empty name"));
   EXPECT_TRUE(failsWith(create({{"r", {{1}}}}, {{"d", 2}, {"e", 2}}),
@@ -146,9 +150,9 @@ TEST(LinearLayoutTest, CreateRejectsMalformedLayouts) {
   EXPECT_TRUE(failsWith(create({}, {{"d", 0}}), "has size 0"));
   EXPECT_TRUE(failsWith(create({{"r", {{1}, {0}}}}, {{"d", 4}}, true),
                         "not surjective: its bases span 2^1 of the 2^2"));
-  EXPECT_TRUE(failsWith(create({{"r", std::vector<LinearLayout::Basis>(31, {0})}},
-                               {{"d", 1}}),
-                        "in dim 'r' has 31 bases, over the limit 30"));
+  EXPECT_TRUE(failsWith(
+      create({{"r", std::vector<LinearLayout::Basis>(31, {0})}}, {{"d", 1}}),
+      "in dim 'r' has 31 bases, over the limit 30"));
   std::vector<OutDim> tooMany;
   for (int j = 0; j < 3; ++j)
     tooMany.push_back({"d" + std::to_string(j), 1 << 30});
@@ -157,16 +161,17 @@ TEST(LinearLayoutTest, CreateRejectsMalformedLayouts) {
                         "2^63"));
   std::vector<InDim> tooManyIns;
   for (int d = 0; d < 3; ++d)
-    tooManyIns.push_back({"i" + std::to_string(d),
-                          std::vector<LinearLayout::Basis>(30, {0})});
+    tooManyIns.push_back(
+        {"i" + std::to_string(d), std::vector<LinearLayout::Basis>(30, {0})});
   EXPECT_TRUE(failsWith(create(tooManyIns, {{"d", 1}}),
                         "in dims have a total size of 2^90"));
   EXPECT_TRUE(create({{"r", {{1}, {2}}}}, {{"d", 4}}, true).ok());
 }
 
 TEST(LinearLayoutTest, ApplyOnPoints) {
-  LinearLayout layout = make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
-                             {{"dim0", 4}, {"dim1", 2}});
+  LinearLayout layout =
+      make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
+           {{"dim0", 4}, {"dim1", 2}});
   // 1 ^ 0 ^ 2 along dim0, 0 ^ 1 ^ 0 along dim1; input order does not matter.
   EXPECT_EQ(at(layout, {{"lane", 3}, {"register", 1}}),
             (Point{{"dim0", 3}, {"dim1", 1}}));
@@ -179,12 +184,14 @@ TEST(LinearLayoutTest, ApplyOnPoints) {
 TEST(LinearLayoutTest, ApplyRejectsBadPoints) {
   LinearLayout layout =
       make({{"register", {{1}}}, {"lane", {{2}, {4}}}}, {{"dim0", 8}});
-  EXPECT_TRUE(failsWith(layout.apply({{"register", 0}}),
-                        "in dim 'lane' is missing"));
-  EXPECT_TRUE(failsWith(layout.apply({{"register", 0}, {"lane", 0}, {"warp", 0}}),
-                        "'warp' is not an in dim of the layout [register, lane]"));
-  EXPECT_TRUE(failsWith(layout.apply({{"register", 0}, {"lane", 0}, {"lane", 1}}),
-                        "in dim 'lane' is given twice"));
+  EXPECT_TRUE(
+      failsWith(layout.apply({{"register", 0}}), "in dim 'lane' is missing"));
+  EXPECT_TRUE(
+      failsWith(layout.apply({{"register", 0}, {"lane", 0}, {"warp", 0}}),
+                "'warp' is not an in dim of the layout [register, lane]"));
+  EXPECT_TRUE(
+      failsWith(layout.apply({{"register", 0}, {"lane", 0}, {"lane", 1}}),
+                "in dim 'lane' is given twice"));
   EXPECT_TRUE(failsWith(layout.apply({{"register", 2}, {"lane", 0}}),
                         "register = 2 is outside [0, 2)"));
   EXPECT_TRUE(failsWith(layout.apply({{"register", 0}, {"lane", -1}}),
@@ -217,14 +224,14 @@ TEST(LinearLayoutTest, ProductOfDisjointDims) {
 TEST(LinearLayoutTest, ProductOfSharedInDimWithNewOutDim) {
   LinearLayout product = LinearLayout::identity1D(2, "r", "a") *
                          LinearLayout::identity1D(4, "r", "b");
-  EXPECT_EQ(product, make({{"r", {{1, 0}, {0, 1}, {0, 2}}}}, {{"a", 2}, {"b", 4}}));
+  EXPECT_EQ(product,
+            make({{"r", {{1, 0}, {0, 1}, {0, 2}}}}, {{"a", 2}, {"b", 4}}));
   EXPECT_TRUE(product.isInvertible());
 }
 
 TEST(LinearLayoutTest, Compose) {
   LinearLayout swapBits = make({{"x", {{2}, {1}}}}, {{"y", 4}});
-  LinearLayout layout = LinearLayout::strided1D(2, 2, "r", "x") *
-                        LinearLayout::identity1D(2, "l", "x");
+  LinearLayout layout = make({{"r", {{2}}}, {"l", {{1}}}}, {{"x", 4}});
   // r -> x = 2 -> y = 1; l -> x = 1 -> y = 2.
   EXPECT_EQ(unwrap(layout.compose(swapBits)),
             make({{"r", {{1}}}, {"l", {{2}}}}, {{"y", 4}}));
@@ -233,15 +240,17 @@ TEST(LinearLayoutTest, Compose) {
 TEST(LinearLayoutTest, ComposeMatchesOutDimsByName) {
   LinearLayout inner = make({{"r", {{1, 0}, {0, 1}}}}, {{"a", 2}, {"b", 2}});
   LinearLayout outer = make({{"b", {{1}}}, {"a", {{2}}}}, {{"z", 4}});
-  EXPECT_EQ(unwrap(inner.compose(outer)), make({{"r", {{2}, {1}}}}, {{"z", 4}}));
+  EXPECT_EQ(unwrap(inner.compose(outer)),
+            make({{"r", {{2}, {1}}}}, {{"z", 4}}));
 }
 
 TEST(LinearLayoutTest, ComposeRejectsMismatchedDims) {
   LinearLayout layout = LinearLayout::identity1D(4, "r", "x");
   EXPECT_TRUE(failsWith(layout.compose(LinearLayout::identity1D(4, "y", "z")),
                         "compose: out dims [x] is not a permutation of [y]"));
-  EXPECT_TRUE(failsWith(layout.compose(LinearLayout::identity1D(2, "x", "z")),
-                        "out dim 'x' has size 4 but outer's in dim has size 2"));
+  EXPECT_TRUE(
+      failsWith(layout.compose(LinearLayout::identity1D(2, "x", "z")),
+                "out dim 'x' has size 4 but outer's in dim has size 2"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -253,13 +262,16 @@ TEST(LinearLayoutTest, InvertPermutation) {
   LinearLayout layout = make({{"r", {{2}, {4}, {1}}}}, {{"d", 8}});
   LinearLayout inverse = unwrap(layout.invert());
   EXPECT_EQ(inverse, make({{"d", {{4}, {1}, {2}}}}, {{"r", 8}}));
-  EXPECT_EQ(unwrap(layout.compose(inverse)), LinearLayout::identity1D(8, "r", "r"));
+  EXPECT_EQ(unwrap(layout.compose(inverse)),
+            LinearLayout::identity1D(8, "r", "r"));
 }
 
 TEST(LinearLayoutTest, InvertTwoDimsSwapsRoles) {
-  LinearLayout layout = make({{"register", {{0, 1}}}, {"lane", {{1, 0}, {2, 1}}}},
-                             {{"dim0", 4}, {"dim1", 2}});
-  // dim0 = 1 is lane 1; dim0 = 2 is lane 2 ^ register 1; dim1 = 1 is register 1.
+  LinearLayout layout =
+      make({{"register", {{0, 1}}}, {"lane", {{1, 0}, {2, 1}}}},
+           {{"dim0", 4}, {"dim1", 2}});
+  // dim0 = 1 is lane 1; dim0 = 2 is lane 2 ^ register 1; dim1 = 1 is
+  // register 1.
   EXPECT_EQ(unwrap(layout.invert()),
             make({{"dim0", {{0, 1}, {1, 2}}}, {"dim1", {{1, 0}}}},
                  {{"register", 2}, {"lane", 4}}));
@@ -280,7 +292,8 @@ TEST(LinearLayoutTest, PseudoinvertPicksSmallestPreimage) {
   LinearLayout inverse = unwrap(layout.pseudoinvert());
   // d = 2 has preimages lane 1 (in bits 0b0100) and register 1 ^ lane 2
   // (0b1001); the smaller one wins.
-  EXPECT_EQ(inverse, make({{"d", {{1, 0}, {0, 1}}}}, {{"register", 4}, {"lane", 4}}));
+  EXPECT_EQ(inverse,
+            make({{"d", {{1, 0}, {0, 1}}}}, {{"register", 4}, {"lane", 4}}));
   for (int32_t d = 0; d < 4; ++d) {
     Point preimage = at(inverse, {{"d", d}});
     EXPECT_EQ(at(layout, preimage), (Point{{"d", d}})) << "d = " << d;
@@ -294,21 +307,21 @@ TEST(LinearLayoutTest, PseudoinvertRejectsNonSurjective) {
 
 TEST(LinearLayoutTest, InvertAndComposeFindsWhereEachValueLives) {
   // Four registers by four lanes, to two registers by eight lanes.
-  LinearLayout from = make({{"register", {{1}, {2}}}, {"lane", {{4}, {8}}}},
-                           {{"dim0", 16}});
-  LinearLayout to = make({{"register", {{1}}}, {"lane", {{2}, {4}, {8}}}},
-                         {{"dim0", 16}});
+  LinearLayout from =
+      make({{"register", {{1}, {2}}}, {"lane", {{4}, {8}}}}, {{"dim0", 16}});
+  LinearLayout to =
+      make({{"register", {{1}}}, {"lane", {{2}, {4}, {8}}}}, {{"dim0", 16}});
   EXPECT_EQ(unwrap(from.invertAndCompose(to)),
             make({{"register", {{1, 0}, {0, 1}}}, {"lane", {{0, 2}, {0, 4}}}},
                  {{"register", 2}, {"lane", 8}}));
 }
 
 TEST(LinearLayoutTest, InvertAndComposePrefersLowLanesOverReplicas) {
-  LinearLayout from = make({{"register", {{1}, {2}}}, {"lane", {{4}}}},
-                           {{"dim0", 8}});
+  LinearLayout from =
+      make({{"register", {{1}, {2}}}, {"lane", {{4}}}}, {{"dim0", 8}});
   // Lane bit 2 replicates: lanes 2 and 6 both hold element 4.
-  LinearLayout to = make({{"register", {{1}}}, {"lane", {{2}, {4}, {0}}}},
-                         {{"dim0", 8}});
+  LinearLayout to =
+      make({{"register", {{1}}}, {"lane", {{2}, {4}, {0}}}}, {{"dim0", 8}});
   EXPECT_EQ(unwrap(from.invertAndCompose(to)),
             make({{"register", {{1, 0}, {0, 1}}}, {"lane", {{0, 2}}}},
                  {{"register", 2}, {"lane", 8}}));
@@ -316,11 +329,13 @@ TEST(LinearLayoutTest, InvertAndComposePrefersLowLanesOverReplicas) {
 
 TEST(LinearLayoutTest, InvertAndComposeRejects) {
   LinearLayout layout = LinearLayout::identity1D(4, "r", "d");
-  EXPECT_TRUE(failsWith(layout.invertAndCompose(LinearLayout::identity1D(4, "r", "e")),
-                        "invertAndCompose: out dims [d] is not a permutation "
-                        "of [e]"));
-  EXPECT_TRUE(failsWith(layout.invertAndCompose(LinearLayout::identity1D(2, "r", "d")),
-                        "out dim 'd' has size 4 but outer's has size 2"));
+  EXPECT_TRUE(
+      failsWith(layout.invertAndCompose(LinearLayout::identity1D(4, "r", "e")),
+                "invertAndCompose: out dims [d] is not a permutation "
+                "of [e]"));
+  EXPECT_TRUE(
+      failsWith(layout.invertAndCompose(LinearLayout::identity1D(2, "r", "d")),
+                "out dim 'd' has size 4 but outer's has size 2"));
   EXPECT_TRUE(failsWith(
       layout.invertAndCompose(make({{"r", {{1}, {1}}}}, {{"d", 4}})),
       "basis 1 of in dim 'r' maps to [2] (outer's out order), which outer "
@@ -332,15 +347,17 @@ TEST(LinearLayoutTest, InvertAndComposeRejects) {
 //===----------------------------------------------------------------------===//
 
 TEST(LinearLayoutTest, Sublayout) {
-  LinearLayout layout = make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
-                             {{"dim0", 4}, {"dim1", 2}});
+  LinearLayout layout =
+      make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
+           {{"dim0", 4}, {"dim1", 2}});
   EXPECT_EQ(unwrap(layout.sublayout({"lane"}, {"dim0"})),
             make({{"lane", {{0}, {2}}}}, {{"dim0", 4}}));
   // Dims keep the layout's order, not the argument's.
   EXPECT_EQ(unwrap(layout.sublayout({"lane", "register"}, {"dim1", "dim0"})),
             layout);
-  EXPECT_TRUE(failsWith(layout.sublayout({"warp"}, {}),
-                        "sublayout: 'warp' is not an in dim of [register, lane]"));
+  EXPECT_TRUE(
+      failsWith(layout.sublayout({"warp"}, {}),
+                "sublayout: 'warp' is not an in dim of [register, lane]"));
   EXPECT_TRUE(failsWith(layout.sublayout({}, {"dim2"}),
                         "'dim2' is not an out dim of [dim0, dim1]"));
   EXPECT_TRUE(failsWith(layout.sublayout({"lane", "lane"}, {}),
@@ -351,8 +368,9 @@ TEST(LinearLayoutTest, ReshapeInsFirstDimIsLeastSignificant) {
   LinearLayout layout = make({{"a", {{1}, {2}}}, {"b", {{4}}}}, {{"x", 8}});
   EXPECT_EQ(unwrap(layout.reshapeIns({{"c", 2}, {"e", 4}})),
             make({{"c", {{1}}}, {"e", {{2}, {4}}}}, {{"x", 8}}));
-  EXPECT_TRUE(failsWith(layout.reshapeIns({{"c", 4}}),
-                        "the new in dims have a total size of 2^2, expected 2^3"));
+  EXPECT_TRUE(
+      failsWith(layout.reshapeIns({{"c", 4}}),
+                "the new in dims have a total size of 2^2, expected 2^3"));
   EXPECT_TRUE(failsWith(layout.reshapeIns({{"c", 16}}),
                         "exceed the total in size 2^3 at 'c'"));
   EXPECT_TRUE(failsWith(layout.reshapeIns({{"c", 8}, {"e", 3}}),
@@ -372,8 +390,9 @@ TEST(LinearLayoutTest, ReshapeOutsFirstDimIsLeastSignificant) {
 }
 
 TEST(LinearLayoutTest, TransposeInsAndOuts) {
-  LinearLayout layout = make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
-                             {{"dim0", 4}, {"dim1", 2}});
+  LinearLayout layout =
+      make({{"register", {{1, 0}}}, {"lane", {{0, 1}, {2, 0}}}},
+           {{"dim0", 4}, {"dim1", 2}});
   EXPECT_EQ(unwrap(layout.transposeIns({"lane", "register"})),
             make({{"lane", {{0, 1}, {2, 0}}}, {"register", {{1, 0}}}},
                  {{"dim0", 4}, {"dim1", 2}}));
@@ -388,8 +407,8 @@ TEST(LinearLayoutTest, TransposeInsAndOuts) {
 }
 
 TEST(LinearLayoutTest, Flatten) {
-  LinearLayout layout = make({{"a", {{1, 0}}}, {"b", {{0, 1}, {0, 0}}}},
-                             {{"x", 2}, {"y", 2}});
+  LinearLayout layout =
+      make({{"a", {{1, 0}}}, {"b", {{0, 1}, {0, 0}}}}, {{"x", 2}, {"y", 2}});
   EXPECT_EQ(unwrap(layout.flattenIns()),
             make({{"a", {{1, 0}, {0, 1}, {0, 0}}}}, {{"x", 2}, {"y", 2}}));
   EXPECT_EQ(unwrap(layout.flattenOuts()),
@@ -400,7 +419,8 @@ TEST(LinearLayoutTest, Flatten) {
   EXPECT_TRUE(failsWith(huge.flattenIns(),
                         "flattenIns: total in size 2^40 is over the dim size "
                         "limit 2^30"));
-  EXPECT_TRUE(failsWith(huge.flattenOuts(), "flattenOuts: total out size 2^40"));
+  EXPECT_TRUE(
+      failsWith(huge.flattenOuts(), "flattenOuts: total out size 2^40"));
 }
 
 TEST(LinearLayoutTest, NumConsecutiveInOut) {
@@ -444,13 +464,17 @@ TEST(LinearLayoutTest, RemoveZeroBasesAndSublayoutIsZero) {
 }
 
 TEST(LinearLayoutTest, EqualityAndToString) {
-  LinearLayout a = make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}});
+  LinearLayout a =
+      make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}});
   EXPECT_EQ(a.toString(), "register (2): [1, 0]\nlane (1): -\n-> d (2), e (1)");
   EXPECT_EQ(LinearLayout().toString(), "-> -");
   EXPECT_NE(a, unwrap(a.transposeIns({"lane", "register"})));
-  EXPECT_NE(a, make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 4}, {"e", 1}}));
-  EXPECT_NE(a, make({{"register", {{0, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}}));
-  EXPECT_EQ(a, make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}}));
+  EXPECT_NE(a,
+            make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 4}, {"e", 1}}));
+  EXPECT_NE(a,
+            make({{"register", {{0, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}}));
+  EXPECT_EQ(a,
+            make({{"register", {{1, 0}}}, {"lane", {}}}, {{"d", 2}, {"e", 1}}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,15 +548,16 @@ private:
 LinearLayout identityOnIns(const LinearLayout &layout) {
   LinearLayout identity;
   for (const auto &in : layout.getInDims())
-    identity = identity * LinearLayout::identity1D(1 << in.bases.size(),
-                                                   in.name, in.name);
+    identity = identity *
+               LinearLayout::identity1D(1 << in.bases.size(), in.name, in.name);
   return identity;
 }
 
 LinearLayout identityOnOuts(const LinearLayout &layout) {
   LinearLayout identity;
   for (const auto &out : layout.getOutDims())
-    identity = identity * LinearLayout::identity1D(out.size, out.name, out.name);
+    identity =
+        identity * LinearLayout::identity1D(out.size, out.name, out.name);
   return identity;
 }
 
@@ -575,7 +600,8 @@ TEST(LinearLayoutPropertyTest, InvertAndComposeRecoversLocations) {
     RandomLayouts random(seed);
     LinearLayout outer =
         random.until(&LinearLayout::isSurjective, random.uniform(0, 3));
-    LinearLayout layout = random.layout(outer.getOutDims(), random.uniform(0, 8));
+    LinearLayout layout =
+        random.layout(outer.getOutDims(), random.uniform(0, 8));
     SCOPED_TRACE(layout.toString() + "\nouter:\n" + outer.toString());
     LinearLayout location = unwrap(layout.invertAndCompose(outer));
     EXPECT_EQ(unwrap(location.compose(outer)), layout);
@@ -599,15 +625,18 @@ TEST(LinearLayoutPropertyTest, ProductSizesAddUp) {
               inner.getTotalOutDimSizeLog2() + outer.getTotalOutDimSizeLog2());
     for (const auto &in : inner.getInDims())
       EXPECT_EQ(product.getInDimSize(in.name),
-                inner.getInDimSize(in.name) *
-                    (outer.hasInDim(in.name) ? outer.getInDimSize(in.name) : 1));
+                inner.getInDimSize(in.name) * (outer.hasInDim(in.name)
+                                                   ? outer.getInDimSize(in.name)
+                                                   : 1));
     // Inner's bases come first and keep their entries; outer's follow,
     // scaled by inner's size in shared out dims.
     for (const auto &out : product.getOutDims()) {
-      bool inInner = inner.hasOutDim(out.name), inOuter = outer.hasOutDim(out.name);
+      bool inInner = inner.hasOutDim(out.name),
+           inOuter = outer.hasOutDim(out.name);
       int32_t scale = inInner ? inner.getOutDimSize(out.name) : 1;
       for (const auto &in : product.getInDims()) {
-        int innerBits = inner.hasInDim(in.name) ? inner.getInDimSizeLog2(in.name) : 0;
+        int innerBits =
+            inner.hasInDim(in.name) ? inner.getInDimSizeLog2(in.name) : 0;
         for (int i = 0; i < static_cast<int>(in.bases.size()); ++i) {
           int32_t expected = 0;
           if (i < innerBits && inInner)

@@ -6,6 +6,7 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/TensorEncoding.td"
 include "hadron/IR/HadronDialect.td"
 include "hadron/IR/HadronAttrInterfaces.td"
+include "hadron/IR/HadronEnums.td"
 
 class Hadron_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Hadron_Dialect, name, traits> {
@@ -153,6 +154,26 @@ def Hadron_SharedLinearLayoutAttr : Hadron_SharedLayout<"SharedLinearLayout", "s
   let parameters = (ins Hadron_LinearLayoutParam:$layout);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory-access policies, printed as #hd.cache<streaming> etc.
+//===----------------------------------------------------------------------===//
+
+def Hadron_CacheModifierAttr : EnumAttr<Hadron_Dialect, Hadron_CacheModifier, "cache"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def Hadron_EvictionPolicyAttr : EnumAttr<Hadron_Dialect, Hadron_EvictionPolicy, "evict"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def Hadron_MemSemanticAttr : EnumAttr<Hadron_Dialect, Hadron_MemSemantic, "sem"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def Hadron_MemScopeAttr : EnumAttr<Hadron_Dialect, Hadron_MemScope, "scope"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+def Hadron_InputPrecisionAttr : EnumAttr<Hadron_Dialect, Hadron_InputPrecision, "precision"> {
+  let assemblyFormat = "`<` $value `>`";
 }
 
 //===----------------------------------------------------------------------===//

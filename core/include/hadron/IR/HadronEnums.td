@@ -24,6 +24,7 @@ def Hadron_CacheModifier : I32EnumAttr<"CacheModifier", "cache policy of a globa
     I32EnumAttrCase<"write_through", 6>,
   ]> {
   let cppNamespace = "::hadron::hd";
+  let genSpecializedAttr = 0;
 }
 
 def Hadron_EvictionPolicy : I32EnumAttr<"EvictionPolicy", "eviction priority of a global access", [
@@ -32,6 +33,7 @@ def Hadron_EvictionPolicy : I32EnumAttr<"EvictionPolicy", "eviction priority of 
     I32EnumAttrCase<"evict_last", 2>,
   ]> {
   let cppNamespace = "::hadron::hd";
+  let genSpecializedAttr = 0;
 }
 
 def Hadron_AtomicRMWKind : I32EnumAttr<"AtomicRMWKind", "atomic read-modify-write operation", [
@@ -58,6 +60,7 @@ def Hadron_MemSemantic : I32EnumAttr<"MemSemantic", "memory ordering of an atomi
     I32EnumAttrCase<"acq_rel", 3>,
   ]> {
   let cppNamespace = "::hadron::hd";
+  let genSpecializedAttr = 0;
 }
 
 def Hadron_MemScope : I32EnumAttr<"MemScope", "scope of an atomic", [
@@ -66,6 +69,7 @@ def Hadron_MemScope : I32EnumAttr<"MemScope", "scope of an atomic", [
     I32EnumAttrCase<"system", 2>,
   ]> {
   let cppNamespace = "::hadron::hd";
+  let genSpecializedAttr = 0;
 }
 
 def Hadron_InputPrecision : I32EnumAttr<"InputPrecision", "precision of dot inputs", [
@@ -73,6 +77,7 @@ def Hadron_InputPrecision : I32EnumAttr<"InputPrecision", "precision of dot inpu
     I32EnumAttrCase<"tf32", 1>,
   ]> {
   let cppNamespace = "::hadron::hd";
+  let genSpecializedAttr = 0;
 }
 
 #endif // HADRON_ENUMS_TD

@@ -69,7 +69,7 @@ def Hadron_ArangeOp : Hadron_Op<"arange", [Pure]> {
   let summary = "The 1-D tensor start, start + 1, ..., end - 1";
   let arguments = (ins I32Attr:$start, I32Attr:$end);
   let results = (outs RankedTensorOf<[I32]>:$result);
-  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let assemblyFormat = "$start `to` $end attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -79,7 +79,7 @@ def Hadron_SplatOp : Hadron_Op<"splat", [Pure,
   let summary = "A tensor with every element equal to a scalar (hd.full when constant)";
   let arguments = (ins Hadron_Scalar:$src);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($result))";
   let hasFolder = 1;
 }
 
@@ -87,7 +87,7 @@ def Hadron_BroadcastOp : Hadron_Op<"broadcast", [Pure, SameOperandsAndResultElem
   let summary = "Broadcast dimensions of size 1 to the result shape";
   let arguments = (ins Hadron_Tensor:$src);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
@@ -102,7 +102,7 @@ def Hadron_ExpandDimsOp : Hadron_Op<"expand_dims", [Pure,
   }];
   let arguments = (ins Hadron_Tensor:$src, I32Attr:$axis);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasCanonicalizer = 1;
 }
 
@@ -110,7 +110,7 @@ def Hadron_ReshapeOp : Hadron_Op<"reshape", [Pure, SameOperandsAndResultElementT
   let summary = "Same elements in row-major order, another shape and layout";
   let arguments = (ins Hadron_Tensor:$src);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -119,7 +119,7 @@ def Hadron_PermuteOp : Hadron_Op<"permute", [Pure, SameOperandsAndResultElementT
   let summary = "Permute dimensions: result dim i is operand dim order[i]";
   let arguments = (ins Hadron_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src `,` $order attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -128,7 +128,7 @@ def Hadron_JoinOp : Hadron_Op<"join", [Pure, SameTypeOperands]> {
   let summary = "Stack two tensors along a new minor dimension of size 2";
   let arguments = (ins Hadron_Tensor:$lhs, Hadron_Tensor:$rhs);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -136,7 +136,7 @@ def Hadron_SplitOp : Hadron_Op<"split", [Pure]> {
   let summary = "Split a tensor along its minor dimension of size 2";
   let arguments = (ins Hadron_Tensor:$src);
   let results = (outs Hadron_Tensor:$lhs, Hadron_Tensor:$rhs);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs) `,` type($rhs)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($lhs)) `,` qualified(type($rhs))";
   let hasVerifier = 1;
 }
 
@@ -145,7 +145,7 @@ def Hadron_ConvertLayoutOp : Hadron_Op<"convert_layout", [Pure,
   let summary = "Move elements to the threads another layout assigns them to";
   let arguments = (ins Hadron_Tensor:$src);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
 }
@@ -159,7 +159,7 @@ def Hadron_AddPtrOp : Hadron_Op<"addptr", [Pure, SameOperandsAndResultShape,
   let summary = "Advance pointers by element offsets";
   let arguments = (ins Hadron_PtrLike:$ptr, Hadron_IntLike:$offset);
   let results = (outs Hadron_PtrLike:$result);
-  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` qualified(type($ptr)) `,` qualified(type($offset))";
   let hasFolder = 1;
 }
 
@@ -173,12 +173,12 @@ def Hadron_LoadOp : Hadron_Op<"load", [AttrSizedOperandSegments,
   let arguments = (ins Hadron_PtrLike:$ptr,
                        Optional<Hadron_BoolLike>:$mask,
                        Optional<Hadron_ScalarOrTensor>:$other,
-                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
-                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict,
+                       DefaultValuedAttr<Hadron_CacheModifierAttr, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicyAttr, "::hadron::hd::EvictionPolicy::normal">:$evict,
                        UnitAttr:$isVolatile);
   let results = (outs Hadron_ScalarOrTensor:$result);
   let assemblyFormat = [{
-    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` qualified(type($ptr))
   }];
   let hasVerifier = 1;
 }
@@ -189,10 +189,10 @@ def Hadron_StoreOp : Hadron_Op<"store", [
   let summary = "Store to global memory where `mask` is set";
   let arguments = (ins Hadron_PtrLike:$ptr, Hadron_ScalarOrTensor:$value,
                        Optional<Hadron_BoolLike>:$mask,
-                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
-                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict);
+                       DefaultValuedAttr<Hadron_CacheModifierAttr, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicyAttr, "::hadron::hd::EvictionPolicy::normal">:$evict);
   let assemblyFormat = [{
-    $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+    $ptr `,` $value (`mask` $mask^)? attr-dict `:` qualified(type($ptr))
   }];
   let hasVerifier = 1;
 }
@@ -204,11 +204,11 @@ def Hadron_AtomicRMWOp : Hadron_Op<"atomic_rmw", [
   let summary = "Atomically combine `val` into memory and return the old value";
   let arguments = (ins Hadron_AtomicRMWKind:$kind, Hadron_PtrLike:$ptr,
                        Hadron_ScalarOrTensor:$val, Optional<Hadron_BoolLike>:$mask,
-                       DefaultValuedAttr<Hadron_MemSemantic, "::hadron::hd::MemSemantic::acq_rel">:$sem,
-                       DefaultValuedAttr<Hadron_MemScope, "::hadron::hd::MemScope::gpu">:$scope);
+                       DefaultValuedAttr<Hadron_MemSemanticAttr, "::hadron::hd::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Hadron_MemScopeAttr, "::hadron::hd::MemScope::gpu">:$scope);
   let results = (outs Hadron_ScalarOrTensor:$result);
   let assemblyFormat = [{
-    $kind `,` $ptr `,` $val (`mask` $mask^)? attr-dict `:` type($ptr) `->` type($result)
+    $kind `,` $ptr `,` $val (`mask` $mask^)? attr-dict `:` qualified(type($ptr)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -219,10 +219,10 @@ def Hadron_AtomicCASOp : Hadron_Op<"atomic_cas", [
   let summary = "Atomically replace `cmp` by `val`; returns the old value";
   let arguments = (ins Hadron_PtrLike:$ptr, Hadron_ScalarOrTensor:$cmp,
                        Hadron_ScalarOrTensor:$val,
-                       DefaultValuedAttr<Hadron_MemSemantic, "::hadron::hd::MemSemantic::acq_rel">:$sem,
-                       DefaultValuedAttr<Hadron_MemScope, "::hadron::hd::MemScope::gpu">:$scope);
+                       DefaultValuedAttr<Hadron_MemSemanticAttr, "::hadron::hd::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Hadron_MemScopeAttr, "::hadron::hd::MemScope::gpu">:$scope);
   let results = (outs Hadron_ScalarOrTensor:$result);
-  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr) `->` type($result)";
+  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` qualified(type($ptr)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -272,7 +272,7 @@ def Hadron_YieldOp : Hadron_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["ReduceOp", "ScanOp"]>]> {
   let summary = "Yield the combined values of a reduce or scan region";
   let arguments = (ins Variadic<AnyType>:$values);
-  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
@@ -284,7 +284,7 @@ def Hadron_LocalAllocOp : Hadron_Op<"local_alloc", [
   let summary = "Allocate a tile of shared memory, optionally initialised from a tensor";
   let arguments = (ins Optional<Hadron_Tensor>:$src);
   let results = (outs Hadron_MemDescType:$result);
-  let assemblyFormat = "($src^ `:` type($src))? attr-dict `->` type($result)";
+  let assemblyFormat = "($src^ `:` qualified(type($src)))? attr-dict `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -292,7 +292,7 @@ def Hadron_LocalDeallocOp : Hadron_Op<"local_dealloc", [
     MemoryEffects<[MemFree<Hadron_SharedMemory>]>]> {
   let summary = "End the lifetime of a shared-memory allocation";
   let arguments = (ins Hadron_MemDescType:$src);
-  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
 }
 
 def Hadron_LocalLoadOp : Hadron_Op<"local_load", [
@@ -300,7 +300,7 @@ def Hadron_LocalLoadOp : Hadron_Op<"local_load", [
   let summary = "Read a shared-memory tile into a distributed tensor";
   let arguments = (ins Hadron_MemDescType:$src);
   let results = (outs Hadron_Tensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -308,7 +308,7 @@ def Hadron_LocalStoreOp : Hadron_Op<"local_store", [
     MemoryEffects<[MemWrite<Hadron_SharedMemory>]>]> {
   let summary = "Write a distributed tensor into a shared-memory tile";
   let arguments = (ins Hadron_Tensor:$value, Hadron_MemDescType:$dst);
-  let assemblyFormat = "$value `,` $dst attr-dict `:` type($value) `->` type($dst)";
+  let assemblyFormat = "$value `,` $dst attr-dict `:` qualified(type($value)) `->` qualified(type($dst))";
   let hasVerifier = 1;
 }
 
@@ -316,7 +316,7 @@ def Hadron_MemDescSliceOp : Hadron_Op<"memdesc_slice", [Pure]> {
   let summary = "A static sub-tile view of a shared-memory tile";
   let arguments = (ins Hadron_MemDescType:$src, DenseI64ArrayAttr:$offsets);
   let results = (outs Hadron_MemDescType:$result);
-  let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src $offsets attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -324,7 +324,7 @@ def Hadron_MemDescIndexOp : Hadron_Op<"memdesc_index", [Pure]> {
   let summary = "View of element `index` along the leading dimension (dynamic)";
   let arguments = (ins Hadron_MemDescType:$src, I32:$index);
   let results = (outs Hadron_MemDescType:$result);
-  let assemblyFormat = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -332,7 +332,7 @@ def Hadron_MemDescPermuteOp : Hadron_Op<"memdesc_permute", [Pure]> {
   let summary = "View a shared-memory tile with its dimensions permuted";
   let arguments = (ins Hadron_MemDescType:$src, DenseI32ArrayAttr:$order);
   let results = (outs Hadron_MemDescType:$result);
-  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src `,` $order attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -357,11 +357,11 @@ def Hadron_AsyncCopyOp : Hadron_Op<"async_copy", [AttrSizedOperandSegments,
   let arguments = (ins Hadron_PtrTensor:$ptr, Hadron_MemDescType:$dst,
                        Optional<RankedTensorOf<[I1]>>:$mask,
                        Optional<Hadron_Tensor>:$other,
-                       DefaultValuedAttr<Hadron_CacheModifier, "::hadron::hd::CacheModifier::normal">:$cache,
-                       DefaultValuedAttr<Hadron_EvictionPolicy, "::hadron::hd::EvictionPolicy::normal">:$evict);
+                       DefaultValuedAttr<Hadron_CacheModifierAttr, "::hadron::hd::CacheModifier::normal">:$cache,
+                       DefaultValuedAttr<Hadron_EvictionPolicyAttr, "::hadron::hd::EvictionPolicy::normal">:$evict);
   let results = (outs Hadron_AsyncTokenType:$token);
   let assemblyFormat = [{
-    $ptr `,` $dst (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr) `->` type($dst)
+    $ptr `,` $dst (`mask` $mask^)? (`other` $other^)? attr-dict `:` qualified(type($ptr)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }
@@ -393,10 +393,10 @@ def Hadron_DotOp : Hadron_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     lowering); targets with matrix units use them.
   }];
   let arguments = (ins Hadron_Tensor:$a, Hadron_Tensor:$b, Hadron_Tensor:$acc,
-                       DefaultValuedAttr<Hadron_InputPrecision, "::hadron::hd::InputPrecision::ieee">:$inputPrecision);
+                       DefaultValuedAttr<Hadron_InputPrecisionAttr, "::hadron::hd::InputPrecision::ieee">:$inputPrecision);
   let results = (outs Hadron_Tensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `*` qualified(type($b)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -409,13 +409,13 @@ def Hadron_PrintOp : Hadron_Op<"print", [MemoryEffects<[MemWrite<DefaultResource
   let summary = "Print a prefix and values from every thread that holds them";
   let arguments = (ins StrAttr:$prefix, UnitAttr:$hex,
                        Variadic<Hadron_ScalarOrTensor>:$args);
-  let assemblyFormat = "$prefix (`hex` $hex^)? ($args^ `:` type($args))? attr-dict";
+  let assemblyFormat = "$prefix (`hex` $hex^)? ($args^ `:` qualified(type($args)))? attr-dict";
 }
 
 def Hadron_AssertOp : Hadron_Op<"assert", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
   let summary = "Stop the kernel with `message` where `condition` is false";
   let arguments = (ins Hadron_BoolLike:$condition, StrAttr:$message);
-  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+  let assemblyFormat = "$condition `,` $message attr-dict `:` qualified(type($condition))";
 }
 
 def Hadron_AssumeOp : Hadron_Op<"assume"> {
@@ -428,7 +428,7 @@ def Hadron_MultipleOfOp : Hadron_Op<"multiple_of", [Pure, AllTypesMatch<["src", 
   let summary = "Promise that values are multiples of `divisors` (one per dimension)";
   let arguments = (ins Hadron_ScalarOrTensor:$src, DenseI32ArrayAttr:$divisors);
   let results = (outs Hadron_ScalarOrTensor:$result);
-  let assemblyFormat = "$src `,` $divisors attr-dict `:` type($src)";
+  let assemblyFormat = "$src `,` $divisors attr-dict `:` qualified(type($src))";
   let hasVerifier = 1;
 }
 

@@ -77,10 +77,10 @@ Result<LinearLayout> sliceLayout(const LinearLayout &parent, int dim);
 /// perPhase and maxPhase all powers of two f is linear over GF(2), and
 /// vec = perPhase = maxPhase = 1 is the unswizzled row-major layout. The
 /// result is a bijection.
-Result<LinearLayout>
-swizzledSharedLayout(const std::vector<int32_t> &shape, int32_t vec,
-                     int32_t perPhase, int32_t maxPhase,
-                     const std::vector<int32_t> &order);
+Result<LinearLayout> swizzledSharedLayout(const std::vector<int32_t> &shape,
+                                          int32_t vec, int32_t perPhase,
+                                          int32_t maxPhase,
+                                          const std::vector<int32_t> &order);
 
 /// The layout of an operand of an FMA dot whose result C = A * B has the
 /// blocked layout (sizePerThread, threadsPerWarp, warpsPerCTA, order).
@@ -100,12 +100,12 @@ swizzledSharedLayout(const std::vector<int32_t> &shape, int32_t vec,
 /// need the same operand elements. K's registers sit in the register order
 /// `order` gives, so with K fastest in `order` a thread's K elements are
 /// consecutive registers.
-Result<LinearLayout> dotOperandLayout(int opIdx,
-                                      const std::vector<int32_t> &shape,
-                                      const std::vector<int32_t> &sizePerThread,
-                                      const std::vector<int32_t> &threadsPerWarp,
-                                      const std::vector<int32_t> &warpsPerCTA,
-                                      const std::vector<int32_t> &order);
+Result<LinearLayout>
+dotOperandLayout(int opIdx, const std::vector<int32_t> &shape,
+                 const std::vector<int32_t> &sizePerThread,
+                 const std::vector<int32_t> &threadsPerWarp,
+                 const std::vector<int32_t> &warpsPerCTA,
+                 const std::vector<int32_t> &order);
 
 } // namespace hadron
 

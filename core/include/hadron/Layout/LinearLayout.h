@@ -99,8 +99,7 @@ public:
   // size (not a power of two, over 2^30) is a programmer error and asserted.
 
   /// in -> out, x -> x, both of size `size`.
-  static LinearLayout identity1D(int32_t size, std::string in,
-                                 std::string out);
+  static LinearLayout identity1D(int32_t size, std::string in, std::string out);
   /// in -> out, x -> x * stride; out has size size * stride.
   static LinearLayout strided1D(int32_t size, int32_t stride, std::string in,
                                 std::string out);
@@ -192,7 +191,8 @@ public:
   reshapeOuts(const std::vector<std::pair<std::string, int32_t>> &outs) const;
   /// The same map with the in dims reordered; `order` is a permutation of
   /// the in dim names. Changes what flattening and reshaping mean.
-  Result<LinearLayout> transposeIns(const std::vector<std::string> &order) const;
+  Result<LinearLayout>
+  transposeIns(const std::vector<std::string> &order) const;
   /// transposeIns() for out dims; basis entries are reordered to match.
   Result<LinearLayout>
   transposeOuts(const std::vector<std::string> &order) const;

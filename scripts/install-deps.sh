@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what Hadron needs to build and test on Debian 12 or Ubuntu 24.04.
+# Idempotent: packages already present are left alone, and apt runs only when
+# something is missing. Needs root or sudo.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache git python3 pkg-config file
+  llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
+  libgtest-dev libgmock-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+
+$SUDO apt-get update -qq
+# LLVM 22 is in Debian 12's security archive; Ubuntu 24.04 gets it from
+# apt.llvm.org.
+if ! apt-cache policy llvm-22-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+  . /etc/os-release
+  codename="${VERSION_CODENAME:-noble}"
+  echo "install-deps: adding apt.llvm.org for ${codename}"
+  $SUDO apt-get install -y -qq curl gnupg ca-certificates >/dev/null
+  curl -fsSL https://apt.llvm.org/llvm-snapshot.gpg.key | $SUDO gpg --dearmor --yes -o /usr/share/keyrings/llvm.gpg
+  echo "deb [signed-by=/usr/share/keyrings/llvm.gpg] http://apt.llvm.org/${codename}/ llvm-toolchain-${codename}-22 main" |
+    $SUDO tee /etc/apt/sources.list.d/llvm-22.list >/dev/null
+  $SUDO apt-get update -qq
+fi
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
