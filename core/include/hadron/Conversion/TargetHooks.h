@@ -1,0 +1,98 @@
+//===- TargetHooks.h - What a target supplies to the lowering ---*- C++ -*-===//
+//
+// The distribute lowering (tile ops -> per-thread LLVM dialect) is shared by
+// every target. Wherever the code it emits depends on the machine, it calls
+// one of these hooks; a target plugin implements them. Hooks emit LLVM
+// dialect ops at the builder's insertion point and return i32 values unless
+// said otherwise. No vendor name appears here: a hook says what is needed,
+// not how a particular machine does it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_CONVERSION_TARGETHOOKS_H
+#define HADRON_CONVERSION_TARGETHOOKS_H
+
+#include "hadron/Support/Result.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir {
+class ModuleOp;
+class Type;
+namespace LLVM {
+class LLVMFuncOp;
+} // namespace LLVM
+} // namespace mlir
+
+namespace hadron {
+
+class LinearLayout;
+
+/// Implemented once per target. One instance serves one compilation; the
+/// kernel being lowered is announced with beginKernel before any other hook
+/// emits code for it.
+class TargetHooks {
+public:
+  virtual ~TargetHooks();
+
+  /// True when one CTA runs as a single thread that owns every element:
+  /// lanes and warps are then folded into registers before lowering.
+  virtual bool foldsThreadsIntoRegisters() const = 0;
+
+  /// Address space numbers of global and shared memory in LLVM IR.
+  virtual unsigned globalAddressSpace() const = 0;
+  virtual unsigned sharedAddressSpace() const = 0;
+
+  /// Widest vector, in bytes, of one global load or store by one thread.
+  virtual unsigned maxVectorBytes() const = 0;
+  /// True when a vector access must be aligned to its size (GPUs); false
+  /// when unaligned vectors are merely slower (CPUs).
+  virtual bool vectorAccessNeedsAlignment() const = 0;
+
+  /// Arguments the target appends to every kernel (e.g. grid information).
+  virtual void appendImplicitKernelArgs(mlir::MLIRContext *ctx,
+                                        llvm::SmallVectorImpl<mlir::Type> &types) const = 0;
+  /// Called before a kernel is lowered, with its entry block; its arguments
+  /// from `firstImplicitArg` on are the implicit ones. A target that needs
+  /// values derived from them emits the ops at the start of `entry` here:
+  /// later hooks must return op results, never block arguments.
+  virtual void beginKernel(mlir::Block &entry, unsigned firstImplicitArg) = 0;
+  /// Called on the lowered kernel (an llvm.func) to set its calling
+  /// convention, linkage and attributes.
+  virtual void finishKernel(mlir::LLVM::LLVMFuncOp func) = 0;
+
+  virtual mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, int axis) = 0;
+  virtual mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, int axis) = 0;
+  /// The lane of this thread in its warp, and the warp in its CTA. Not called
+  /// when foldsThreadsIntoRegisters().
+  virtual mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc) = 0;
+  virtual mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) = 0;
+
+  /// A CTA-wide barrier that also orders shared-memory accesses.
+  virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
+
+  /// Base pointer (in sharedAddressSpace()) of the CTA's shared memory.
+  virtual mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) = 0;
+
+  /// Moves `value` between lanes of a warp. Not called when
+  /// foldsThreadsIntoRegisters().
+  enum class ShuffleKind { Xor, Idx, Up, Down };
+  virtual mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                              mlir::Value laneOrMask, ShuffleKind kind) = 0;
+
+  /// Prints `format` with `args` (already scalars) from the calling thread.
+  virtual void print(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef format,
+                     mlir::ValueRange args) = 0;
+  /// Stops the kernel with `message` where `condition` (i1) is false.
+  virtual void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
+                          llvm::StringRef message) = 0;
+};
+
+/// Lowers every kernel of `module` (hd ops, arith/math/scf/cf/func on tiles)
+/// to the LLVM dialect, one function per kernel whose body is what one
+/// thread executes. Fails with diagnostics on the module's ops.
+mlir::LogicalResult distributeToLLVM(mlir::ModuleOp module, TargetHooks &hooks);
+
+} // namespace hadron
+
+#endif // HADRON_CONVERSION_TARGETHOOKS_H
