@@ -3,7 +3,7 @@
 // warp, 4 warps per program: 512 elements per layout tile, repeated twice.
 #blocked = #hd.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 
-module attributes {hd.target = #hd.target<{name = "generic", arch = "generic", warpSizes = [32], numWarps = 4, maxThreadsPerCTA = 1024, sharedMemoryBytes = 49152}>} {
+module attributes {hd.num_warps = 4 : i32} {
   func.func @vector_add(%x: !hd.ptr<f32> {hd.divisibility = 16 : i32}, %y: !hd.ptr<f32> {hd.divisibility = 16 : i32}, %out: !hd.ptr<f32> {hd.divisibility = 16 : i32}, %n: i32) attributes {hd.kernel} {
     %c1024 = arith.constant 1024 : i32
     %pid = hd.program_id 0

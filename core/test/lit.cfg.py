@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "Hadron"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 

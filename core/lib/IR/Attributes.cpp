@@ -246,10 +246,15 @@ LogicalResult verifyEncodingCommon(DistributedLayoutAttrInterface layout,
   if (rank >= 0 && rank != static_cast<int64_t>(shape.size()))
     return emitError() << "layout " << layout << " has rank " << rank
                        << " but the tensor has rank " << shape.size();
-  for (auto [i, d] : llvm::enumerate(shape))
+  for (auto [i, d] : llvm::enumerate(shape)) {
     if (ShapedType::isDynamic(d) || !isPowerOf2(d))
       return emitError() << "tensor dimension " << i << " is " << d
                          << "; tiles with a layout need power-of-two dimensions";
+    if (d > (int64_t(1) << LinearLayout::kMaxDimSizeLog2))
+      return emitError() << "tensor dimension " << i << " is " << d
+                         << "; a layout dim holds at most 2^"
+                         << LinearLayout::kMaxDimSizeLog2 << " elements";
+  }
   if (layout.isPlaceholder())
     return success();
   Result<LinearLayout> ll = layout.toLinearLayout(shape);
@@ -323,6 +328,17 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
       failed(verifyPowersOf2(emitError, "blocked", "threadsPerWarp", threadsPerWarp)) ||
       failed(verifyPowersOf2(emitError, "blocked", "warpsPerCTA", warpsPerCTA)))
     return failure();
+  // The tile of one CTA must fit one linear-layout dim; products of larger
+  // fields overflow the integers the layout is built with.
+  for (size_t d = 0; d < rank; ++d) {
+    unsigned tileLog2 = llvm::Log2_32(sizePerThread[d]) + llvm::Log2_32(threadsPerWarp[d]) +
+                        llvm::Log2_32(warpsPerCTA[d]);
+    if (tileLog2 > LinearLayout::kMaxDimSizeLog2)
+      return emitError() << "#hd.blocked tile along dim " << d << " is 2^" << tileLog2
+                         << " elements (sizePerThread * threadsPerWarp * warpsPerCTA); "
+                            "a layout dim holds at most 2^"
+                         << LinearLayout::kMaxDimSizeLog2;
+  }
   return verifyOrder(emitError, "blocked", order);
 }
 

@@ -208,6 +208,18 @@ LogicalResult HadronDialect::verifyOperationAttribute(Operation *op,
     });
     return failure(walk.wasInterrupted());
   }
+  if (name == "hd.num_warps") {
+    auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !value || value.getInt() < 1 ||
+        (value.getInt() & (value.getInt() - 1)) != 0)
+      return op->emitError() << "`hd.num_warps` is a power-of-two integer on a builtin.module";
+    auto target = op->getAttrOfType<TargetAttr>(getTargetAttrName());
+    if (target && target.getNumWarps() != value.getInt())
+      return op->emitError() << "`hd.num_warps` = " << value.getInt()
+                             << " disagrees with the target's numWarps = "
+                             << target.getNumWarps();
+    return success();
+  }
   if (name == getKernelAttrName()) {
     if (!isa<func::FuncOp>(op))
       return op->emitError() << "`" << name << "` marks a func.func, not "

@@ -189,7 +189,8 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *context,
                                  " needs an operand layout sliced along dim ", axis,
                                  ", got ", encoding);
       encoding = slice.getParent();
-    } else if (!cast<DistributedLayoutAttrInterface>(encoding).isPlaceholder()) {
+    } else if (auto layout = dyn_cast<DistributedLayoutAttrInterface>(encoding);
+               !layout || !layout.isPlaceholder()) {
       return emitOptionalError(location, "hd.expand_dims along axis ", axis,
                                " needs an operand layout #hd.slice<{dim = ", axis,
                                ", ...}>, got ", encoding);
@@ -244,6 +245,9 @@ LogicalResult PermuteOp::verify() {
   if (!isPermutation(order, srcType.getRank()))
     return emitOpError() << "order [" << order << "] is not a permutation of [0, "
                          << srcType.getRank() << ")";
+  if (getType().getRank() != srcType.getRank())
+    return emitOpError() << "keeps the rank: operand has rank " << srcType.getRank()
+                         << ", result " << getType().getRank();
   for (size_t i = 0; i < order.size(); ++i)
     if (getType().getDimSize(i) != srcType.getDimSize(order[i]))
       return emitOpError() << "result dimension " << i << " is "
@@ -382,6 +386,8 @@ LogicalResult AtomicRMWOp::verify() {
 
 LogicalResult AtomicCASOp::verify() {
   Type element = getElementTypeOrSelf(getVal().getType());
+  if (!element.isIntOrFloat())
+    return emitOpError() << "compare-and-swap needs integers or floats, got " << element;
   unsigned width = element.getIntOrFloatBitWidth();
   if (width != 16 && width != 32 && width != 64)
     return emitOpError() << "compare-and-swap is 16, 32 or 64 bits wide, got " << element;
@@ -521,7 +527,7 @@ LogicalResult MemDescSliceOp::verify() {
       result.getShape().size() != src.getShape().size())
     return emitOpError() << "needs one offset per dimension of " << src;
   for (size_t i = 0; i < offsets.size(); ++i) {
-    if (offsets[i] < 0 || offsets[i] + result.getShape()[i] > src.getShape()[i])
+    if (offsets[i] < 0 || offsets[i] > src.getShape()[i] - result.getShape()[i])
       return emitOpError() << "slice [" << offsets[i] << ", "
                            << offsets[i] + result.getShape()[i] << ") of dimension " << i
                            << " is outside [0, " << src.getShape()[i] << ")";
@@ -556,6 +562,9 @@ LogicalResult MemDescPermuteOp::verify() {
   if (!isPermutation(order, src.getShape().size()))
     return emitOpError() << "order [" << order << "] is not a permutation of [0, "
                          << src.getShape().size() << ")";
+  if (result.getShape().size() != src.getShape().size())
+    return emitOpError() << "keeps the rank: operand has rank " << src.getShape().size()
+                         << ", result " << result.getShape().size();
   for (size_t i = 0; i < order.size(); ++i)
     if (result.getShape()[i] != src.getShape()[order[i]])
       return emitOpError() << "result dimension " << i << " is " << result.getShape()[i]

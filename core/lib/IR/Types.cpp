@@ -115,10 +115,15 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!hd.memdesc view of rank " << shape.size()
                        << " cannot be larger than its allocation of rank "
                        << allocShape.size();
-  for (int64_t d : allocShape)
+  for (int64_t d : allocShape) {
     if (d <= 0 || (d & (d - 1)) != 0)
       return emitError() << "!hd.memdesc allocation dimensions must be powers of two, got "
                          << d;
+    if (d > (int64_t(1) << hadron::LinearLayout::kMaxDimSizeLog2))
+      return emitError() << "!hd.memdesc allocation dimension " << d
+                         << " is over the 2^" << hadron::LinearLayout::kMaxDimSizeLog2
+                         << " elements a layout dim holds";
+  }
   ArrayRef<int64_t> allocTail = allocShape.take_back(shape.size());
   for (size_t i = 0; i < shape.size(); ++i)
     if (shape[i] > allocTail[i])

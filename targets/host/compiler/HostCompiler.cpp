@@ -141,12 +141,21 @@ hd_status compileImpl(const char *ir, uint64_t irSize, const hd_compile_options 
 
   std::string diagnostics;
   llvm::raw_string_ostream diagOS(diagnostics);
+  auto printLoc = [&](Location loc) {
+    if (auto flc = dyn_cast<FileLineColLoc>(loc))
+      diagOS << flc.getFilename().getValue() << ":" << flc.getLine() << ":" << flc.getColumn();
+    else
+      diagOS << loc;
+  };
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-    diagOS << diag.getLocation() << ": "
+    printLoc(diag.getLocation());
+    diagOS << ": "
            << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: " : "note: ")
            << diag.str() << "\n";
-    for (Diagnostic &note : diag.getNotes())
-      diagOS << note.getLocation() << ": note: " << note.str() << "\n";
+    for (Diagnostic &note : diag.getNotes()) {
+      printLoc(note.getLocation());
+      diagOS << ": note: " << note.str() << "\n";
+    }
     return success();
   });
   auto fail = [&](const std::string &what) {

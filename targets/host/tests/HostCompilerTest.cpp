@@ -1,0 +1,205 @@
+// End to end on the host target without the runtime: compile hd IR with the
+// host compiler part, dlopen the ELF it produced and call each CTA through
+// the HostKernelABI.h entry. Inputs are fresh random values, outputs are
+// poisoned with NaN first, and results are compared with a host reference.
+
+#include "HostKernelABI.h"
+#include "hadron/plugin/plugin.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <dlfcn.h>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class HostCompilerTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    library = dlopen(HADRON_HOST_COMPILER_PATH, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+    auto entry = reinterpret_cast<hd_compiler_entry_fn>(
+        dlsym(library, HADRON_COMPILER_ENTRY_SYMBOL));
+    ASSERT_NE(entry, nullptr);
+    table = entry();
+    ASSERT_EQ(table->abi_major, HADRON_PLUGIN_ABI_MAJOR);
+  }
+
+  /// Compiles `ir` and returns the entry of `kernel`, keeping the .so open.
+  hd_host_kernel_fn compile(const std::string &ir, const std::string &kernel) {
+    hd_compile_options options{sizeof(options), nullptr, 3, nullptr};
+    hd_compiled_module *module = nullptr;
+    hd_error err{};
+    hd_status status = table->compile(ir.data(), ir.size(), &options, &module, &err);
+    EXPECT_EQ(status, HD_OK) << err.message;
+    if (status != HD_OK)
+      return nullptr;
+    char path[] = "/tmp/hadron-test-XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(write(fd, module->binary, module->binary_size), (ssize_t)module->binary_size);
+    close(fd);
+    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    unlink(path);
+    EXPECT_NE(so, nullptr) << dlerror();
+    bool found = false;
+    for (uint32_t i = 0; i < module->num_kernels; ++i)
+      found |= kernel == module->kernels[i].name;
+    EXPECT_TRUE(found) << kernel << " missing from the signatures";
+    table->release(module);
+    return so ? reinterpret_cast<hd_host_kernel_fn>(dlsym(so, kernel.c_str())) : nullptr;
+  }
+
+  static void launch(hd_host_kernel_fn fn, void **args, int gridX) {
+    std::vector<char> shared(1 << 16);
+    for (int p = 0; p < gridX; ++p) {
+      int32_t grid[HD_HOST_GRID_INFO_SIZE] = {p, 0, 0, gridX, 1, 1};
+      fn(args, grid, shared.data());
+    }
+  }
+
+  static inline void *library = nullptr;
+  static inline const hd_compiler_table *table = nullptr;
+  std::mt19937 rng{std::random_device{}()};
+};
+
+TEST_F(HostCompilerTest, VectorAddWithTail) {
+  auto fn = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), "vector_add");
+  ASSERT_NE(fn, nullptr);
+  for (int n : {1, 1000, 1024, 3000}) {
+    std::uniform_real_distribution<float> dist(-100, 100);
+    std::vector<float> x(n), y(n), out(n + 64, NAN);
+    for (int i = 0; i < n; ++i) {
+      x[i] = dist(rng);
+      y[i] = dist(rng);
+    }
+    float *px = x.data(), *py = y.data(), *po = out.data();
+    void *args[] = {&px, &py, &po, &n};
+    launch(fn, args, (n + 1023) / 1024);
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "n = " << n << ", i = " << i;
+    for (int i = n; i < n + 64; ++i)
+      ASSERT_TRUE(std::isnan(out[i])) << "wrote past the mask at " << i;
+  }
+}
+
+TEST_F(HostCompilerTest, RowSoftmax) {
+  auto fn = compile(readFile(HADRON_SOURCE_DIR "/examples/row_softmax.mlir"), "row_softmax");
+  ASSERT_NE(fn, nullptr);
+  const int rows = 7, cols = 1000;
+  std::normal_distribution<float> dist(0, 3);
+  std::vector<float> in(rows * cols), out(rows * cols + 16, NAN);
+  for (float &v : in)
+    v = dist(rng);
+  float *pi = in.data(), *po = out.data();
+  int n = cols;
+  void *args[] = {&pi, &po, &n};
+  launch(fn, args, rows);
+  for (int r = 0; r < rows; ++r) {
+    double mx = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c)
+      mx = std::max<double>(mx, in[r * cols + c]);
+    for (int c = 0; c < cols; ++c)
+      sum += std::exp(in[r * cols + c] - mx);
+    for (int c = 0; c < cols; ++c) {
+      double ref = std::exp(in[r * cols + c] - mx) / sum;
+      ASSERT_NEAR(out[r * cols + c], ref, 1e-6 + 1e-5 * ref) << "row " << r << " col " << c;
+    }
+  }
+  for (int i = rows * cols; i < rows * cols + 16; ++i)
+    ASSERT_TRUE(std::isnan(out[i]));
+}
+
+// A GPU-style 2-D layout (4x8 lanes, 4 warps) runs unchanged: lanes and
+// warps fold into registers. Rows are summed through expand_dims,
+// broadcast and a reduce along axis 1.
+constexpr const char *kRowSum = R"(
+#b = #hd.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#row = #hd.slice<{dim = 1, parent = #b}>
+#col = #hd.slice<{dim = 0, parent = #b}>
+module attributes {hd.num_warps = 4 : i32} {
+  func.func @row_sum(%x: !hd.ptr<f32>, %out: !hd.ptr<f32>) attributes {hd.kernel} {
+    %pid = hd.program_id 0
+    %c16 = arith.constant 16 : i32
+    %c64 = arith.constant 64 : i32
+    %row0 = arith.muli %pid, %c16 : i32
+    %rows = hd.arange 0 to 16 : tensor<16xi32, #row>
+    %rs = hd.splat %row0 : tensor<16xi32, #row>
+    %r = arith.addi %rows, %rs : tensor<16xi32, #row>
+    %cols = hd.arange 0 to 64 : tensor<64xi32, #col>
+    %r2 = hd.expand_dims %r axis = 1 : tensor<16xi32, #row> -> tensor<16x1xi32, #b>
+    %c2 = hd.expand_dims %cols axis = 0 : tensor<64xi32, #col> -> tensor<1x64xi32, #b>
+    %stride = hd.splat %c64 : tensor<16x1xi32, #b>
+    %roff = arith.muli %r2, %stride : tensor<16x1xi32, #b>
+    %rb = hd.broadcast %roff : tensor<16x1xi32, #b> -> tensor<16x64xi32, #b>
+    %cb = hd.broadcast %c2 : tensor<1x64xi32, #b> -> tensor<16x64xi32, #b>
+    %off = arith.addi %rb, %cb : tensor<16x64xi32, #b>
+    %xp = hd.splat %x : tensor<16x64x!hd.ptr<f32>, #b>
+    %ptrs = hd.addptr %xp, %off : tensor<16x64x!hd.ptr<f32>, #b>, tensor<16x64xi32, #b>
+    %v = hd.load %ptrs : tensor<16x64x!hd.ptr<f32>, #b>
+    %s = hd.reduce(%v) axis = 1 : (tensor<16x64xf32, #b>) -> tensor<16xf32, #row> {
+    ^bb0(%a: f32, %c: f32):
+      %t = arith.addf %a, %c : f32
+      hd.yield %t : f32
+    }
+    %op = hd.splat %out : tensor<16x!hd.ptr<f32>, #row>
+    %optrs = hd.addptr %op, %r : tensor<16x!hd.ptr<f32>, #row>, tensor<16xi32, #row>
+    hd.store %optrs, %s : tensor<16x!hd.ptr<f32>, #row>
+    return
+  }
+}
+)";
+
+TEST_F(HostCompilerTest, RowSumWithGpuLayout) {
+  auto fn = compile(kRowSum, "row_sum");
+  ASSERT_NE(fn, nullptr);
+  const int rows = 48, cols = 64;
+  std::uniform_int_distribution<int> dist(-50, 50);
+  std::vector<float> x(rows * cols), out(rows + 8, NAN);
+  for (float &v : x)
+    v = dist(rng);
+  float *px = x.data(), *po = out.data();
+  void *args[] = {&px, &po};
+  launch(fn, args, rows / 16);
+  for (int r = 0; r < rows; ++r) {
+    float ref = 0;
+    for (int c = 0; c < cols; ++c)
+      ref += x[r * cols + c];
+    ASSERT_EQ(out[r], ref) << "row " << r;
+  }
+  for (int i = rows; i < rows + 8; ++i)
+    ASSERT_TRUE(std::isnan(out[i]));
+}
+
+TEST_F(HostCompilerTest, BadIrIsAnErrorNamingTheLine) {
+  std::string ir = "module {\n  func.func @k() attributes {hd.kernel} {\n    %0 = hd.bogus\n";
+  hd_compiled_module *module = nullptr;
+  hd_error err{};
+  EXPECT_EQ(table->compile(ir.data(), ir.size(), nullptr, &module, &err), HD_ERROR_COMPILE);
+  EXPECT_NE(std::string(err.message).find("<kernel>:3"), std::string::npos) << err.message;
+}
+
+TEST_F(HostCompilerTest, ModuleWithoutKernelIsAnError) {
+  std::string ir = "module {\n  func.func @f() {\n    return\n  }\n}\n";
+  hd_compiled_module *module = nullptr;
+  hd_error err{};
+  EXPECT_EQ(table->compile(ir.data(), ir.size(), nullptr, &module, &err), HD_ERROR_COMPILE);
+  EXPECT_NE(std::string(err.message).find("no function marked hd.kernel"), std::string::npos)
+      << err.message;
+}
+
+} // namespace
