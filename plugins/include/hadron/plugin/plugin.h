@@ -39,10 +39,16 @@ extern "C" {
 #endif
 
 #define HADRON_PLUGIN_ABI_MAJOR 1
-#define HADRON_PLUGIN_ABI_MINOR 0
+#define HADRON_PLUGIN_ABI_MINOR 1
 
 #define HADRON_PLUGIN_ENTRY_SYMBOL "hadron_plugin_entry"
 #define HADRON_COMPILER_ENTRY_SYMBOL "hadron_compiler_entry"
+
+/* Marks the entry functions for export when a plugin is built with hidden
+ * visibility (as hadron_add_target_plugin does):
+ *   HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void);
+ */
+#define HADRON_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 typedef enum hd_status {
   HD_OK = 0,
@@ -106,6 +112,8 @@ typedef struct hd_arg {
  * Devices
  *===----------------------------------------------------------------------===*/
 
+/* The caller sets struct_size to the size it allocated; device_info fills
+ * the fields that lie inside it. */
 typedef struct hd_device_info {
   uint32_t struct_size;
   char name[256];        /* "NVIDIA H200", "host (16 cores)" */
@@ -115,6 +123,9 @@ typedef struct hd_device_info {
   uint64_t shared_bytes_per_cta;
   uint64_t global_bytes;
   uint32_t compute_units; /* SMs, CUs, Xe cores, host cores */
+  /* ABI 1.1. A plugin writes these only when struct_size covers them. */
+  uint64_t l1_bytes;      /* L1 data cache per compute unit; 0 = unknown */
+  uint64_t l2_bytes;      /* L2 cache as the driver or OS reports it; 0 = unknown */
 } hd_device_info;
 
 typedef struct hd_plugin_module hd_plugin_module; /* loaded code, plugin-owned */

@@ -1,0 +1,324 @@
+/*===- runtime.h - The Hadron runtime (C API) -----------------------------===*
+ *
+ * The runtime finds target plugins, lists their devices, picks one from a
+ * selector, moves memory and launches kernels. It links no LLVM or MLIR: IR
+ * is compiled only on request, by the plugin's compiler part, which is
+ * dlopen'ed then.
+ *
+ * Objects and ownership:
+ *
+ *   hd_context   owns everything below; created by hd_context_create,
+ *                freed by hd_context_destroy.
+ *   hd_device    borrowed from the context (never freed by the caller);
+ *                valid until the context is destroyed.
+ *   hd_buffer    device memory; hd_buffer_free.
+ *   hd_module    loaded code; hd_module_destroy.
+ *   hd_kernel    borrowed from its module; valid until the module is
+ *                destroyed.
+ *   hd_event     a timestamp on a device's queue; hd_event_destroy.
+ *
+ * Buffers, modules and events still alive when their context is destroyed
+ * are freed with it; their handles are invalid afterwards.
+ *
+ * Errors: every function that can fail returns an hd_status (HD_OK = 0) and,
+ * on failure, fills `err` (which may be NULL) with the code and a message
+ * that names the offending input and the limit it broke ("copy of 8192 bytes
+ * into buffer of 4096 bytes at offset 0"). On success `err` is left with
+ * code HD_OK and an empty message. Nothing aborts the process.
+ *
+ * Threading: a context may be used from any number of threads at once. Its
+ * plugin and device lists are fixed when it is created; allocation, module
+ * loading (including the lazy load of a compiler part), launches and events
+ * are safe to call concurrently. Launches from several threads onto one
+ * device are ordered as the plugin's queue orders them (the host plugin runs
+ * them one after the other). A handle must not be destroyed while another
+ * thread still uses it.
+ *
+ * Environment:
+ *   HADRON_PLUGIN_PATH  ':'-separated directories searched for plugins
+ *                       before the install's plugin directory.
+ *   HADRON_DEVICE       the selector used when hd_context_select is given
+ *                       NULL or "".
+ *===----------------------------------------------------------------------===*/
+#ifndef HADRON_RUNTIME_RUNTIME_H
+#define HADRON_RUNTIME_RUNTIME_H
+
+#include "hadron/plugin/plugin.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HADRON_RUNTIME_API __attribute__((visibility("default")))
+
+typedef struct hd_context hd_context;
+typedef struct hd_device hd_device;
+typedef struct hd_buffer hd_buffer;
+typedef struct hd_module hd_module;
+typedef struct hd_kernel hd_kernel;
+typedef struct hd_event hd_event;
+
+/* "HD_OK", "HD_ERROR_NO_DEVICE", ...; "HD_ERROR_UNKNOWN" for other values.
+ * The string is static. */
+HADRON_RUNTIME_API const char *hd_status_name(hd_status status);
+
+/* "ptr", "i1", "i8", ..., "f64"; "?" for other values. Static. */
+HADRON_RUNTIME_API const char *hd_arg_kind_name(hd_arg_kind kind);
+
+/*===----------------------------------------------------------------------===*
+ * Context and plugin loading
+ *===----------------------------------------------------------------------===*/
+
+/* Creates a context and loads every plugin.
+ *
+ * Plugins are searched in the directories of HADRON_PLUGIN_PATH, in order,
+ * then in the install's plugin directory, `<directory of
+ * libhadron-runtime.so>/hadron/plugins`. The current directory is never
+ * searched (an empty HADRON_PLUGIN_PATH entry is skipped, not read as ".").
+ * A directory that does not exist is skipped silently. In each directory the
+ * files named `libhadron-target-*.so`, except `*-compiler.so`, are loaded in
+ * name order. When two files declare the same plugin name, the first one
+ * found is used.
+ *
+ * A plugin that fails to load does not fail the context: the failure is
+ * kept in the load report (hd_context_load_report_*). A plugin whose driver
+ * is missing or which has no device (init returned HD_ERROR_DRIVER_MISSING
+ * or HD_ERROR_NO_DEVICE) is listed among the plugins with no devices, and
+ * the reason is also in the load report.
+ *
+ * Fails only when `out` is NULL (HD_ERROR_INVALID_ARGUMENT) or memory runs
+ * out. A context with no plugin at all is valid; selection then explains
+ * what was searched. */
+HADRON_RUNTIME_API hd_status hd_context_create(hd_context **out, hd_error *err);
+
+/* Frees the context and every buffer, module and event still alive in it.
+ * Plugin libraries stay mapped for the life of the process: the plugin ABI
+ * has no shutdown call, and a driver may keep threads. NULL is a no-op. */
+HADRON_RUNTIME_API void hd_context_destroy(hd_context *ctx);
+
+/* One failure seen while loading plugins. Strings are owned by the context
+ * and valid until it is destroyed. */
+typedef struct hd_load_record {
+  const char *path;   /* the plugin file */
+  const char *plugin; /* the plugin's name when its descriptor was read, else NULL */
+  hd_status code;     /* HD_ERROR_DRIVER_MISSING, HD_ERROR_NO_DEVICE,
+                         HD_ERROR_UNSUPPORTED (ABI skew), HD_ERROR_INVALID_ARGUMENT
+                         (not a loadable plugin), ... */
+  const char *reason; /* "built for plugin ABI 2.0, this runtime speaks 1.x" */
+} hd_load_record;
+
+HADRON_RUNTIME_API uint32_t hd_context_load_report_count(const hd_context *ctx);
+/* Record `index` of the load report. HD_ERROR_INVALID_ARGUMENT when the
+ * index is out of range or an argument is NULL. */
+HADRON_RUNTIME_API hd_status hd_context_load_report_get(const hd_context *ctx, uint32_t index,
+                                                        hd_load_record *out, hd_error *err);
+
+/* The directories that were searched, in order (existing or not). The
+ * string is owned by the context; NULL when the index is out of range. */
+HADRON_RUNTIME_API uint32_t hd_context_search_dir_count(const hd_context *ctx);
+HADRON_RUNTIME_API const char *hd_context_search_dir(const hd_context *ctx, uint32_t index);
+
+/*===----------------------------------------------------------------------===*
+ * Plugins and devices
+ *===----------------------------------------------------------------------===*/
+
+/* A loaded plugin. Strings and arrays are owned by the context. */
+typedef struct hd_plugin_info {
+  const char *name;                  /* the selector's vendor key: "host" */
+  const char *path;                  /* the runtime part's file */
+  uint32_t abi_major, abi_minor;     /* what the plugin was built against */
+  const char *default_arch;
+  const char *const *archs;          /* NULL-terminated */
+  const char *compiler_library;      /* full path of the compiler part, or NULL */
+  hd_status init_status;             /* HD_OK, or why it has no devices */
+  uint32_t device_count;
+} hd_plugin_info;
+
+HADRON_RUNTIME_API uint32_t hd_context_plugin_count(const hd_context *ctx);
+/* HD_ERROR_INVALID_ARGUMENT when the index is out of range. */
+HADRON_RUNTIME_API hd_status hd_context_plugin_info(const hd_context *ctx, uint32_t index,
+                                                    hd_plugin_info *out, hd_error *err);
+
+/* Devices of every plugin, plugin by plugin in load order, each plugin's in
+ * index order. */
+HADRON_RUNTIME_API uint32_t hd_context_device_count(const hd_context *ctx);
+/* HD_ERROR_INVALID_ARGUMENT when the index is out of range. */
+HADRON_RUNTIME_API hd_status hd_context_get_device(const hd_context *ctx, uint32_t index,
+                                                   hd_device **out, hd_error *err);
+
+/* "host:0", "nvidia:1": the plugin name and the device's index within it.
+ * Owned by the context. */
+HADRON_RUNTIME_API const char *hd_device_name(const hd_device *device);
+HADRON_RUNTIME_API const char *hd_device_plugin_name(const hd_device *device);
+HADRON_RUNTIME_API uint32_t hd_device_index(const hd_device *device);
+/* The device's properties, read once when the context was created. */
+HADRON_RUNTIME_API hd_status hd_device_get_info(const hd_device *device, hd_device_info *out,
+                                                hd_error *err);
+
+/*===----------------------------------------------------------------------===*
+ * Selection
+ *
+ * Grammar (spaces around terms are ignored):
+ *
+ *   selector := term (';' term)*
+ *   term     := 'auto'
+ *             | vendor [':' which]          pick a device of this plugin
+ *             | '!' vendor [':' which]      exclude devices
+ *   which    := index | '*'                 '*' (or nothing) = any device
+ *   vendor   := [a-z][a-z0-9_-]*            a plugin name: host, nvidia, ...
+ *   index    := [0-9]+
+ *
+ * Meaning: exclusions apply to the whole list, wherever they stand. The
+ * other terms are tried from left to right; the first that matches a device
+ * not excluded wins. A vendor term matches that plugin's device `index`, or
+ * its lowest-numbered device for '*'. `auto` is the best GPU, else the host:
+ * the first device of the first plugin with a device, ranking nvidia, amd,
+ * intel, then other non-host plugins in load order, then host. A selector
+ * made only of exclusions means `auto` over what is left.
+ *
+ * Examples: `auto`, `host`, `nvidia`, `nvidia:1`, `amd:*`, `nvidia;amd;host`,
+ * `!intel` (any device but Intel's), `!nvidia:0;nvidia` (an NVIDIA device
+ * other than the first).
+ *===----------------------------------------------------------------------===*/
+
+/* Picks a device. `selector` NULL or "" means the value of HADRON_DEVICE,
+ * or `auto` when that is unset or empty.
+ *
+ * HD_ERROR_INVALID_ARGUMENT: the selector is malformed; the message names
+ * the offending term and shows the grammar.
+ * HD_ERROR_NO_DEVICE: the selector is well formed but no device matches;
+ * the message lists the devices there are and, for each vendor the
+ * selector names that has none, why ("nvidia: libcuda.so.1 not found"). */
+HADRON_RUNTIME_API hd_status hd_context_select(hd_context *ctx, const char *selector,
+                                               hd_device **out, hd_error *err);
+
+/* Checks a selector's syntax without a context. HD_ERROR_INVALID_ARGUMENT
+ * with the grammar when it is malformed. */
+HADRON_RUNTIME_API hd_status hd_selector_validate(const char *selector, hd_error *err);
+
+/*===----------------------------------------------------------------------===*
+ * Memory
+ *===----------------------------------------------------------------------===*/
+
+/* Allocates `bytes` of device memory (0 is allowed and yields a buffer of
+ * size 0). HD_ERROR_OUT_OF_MEMORY with the plugin's message on failure. */
+HADRON_RUNTIME_API hd_status hd_buffer_alloc(hd_device *device, uint64_t bytes, hd_buffer **out,
+                                             hd_error *err);
+/* Frees the buffer. NULL is a no-op that returns HD_OK. The caller makes
+ * sure no running kernel still uses it (hd_synchronize). */
+HADRON_RUNTIME_API hd_status hd_buffer_free(hd_buffer *buffer, hd_error *err);
+
+/* Copies `bytes` from host memory into the buffer at `offset`, and back.
+ * Both are synchronous. HD_ERROR_INVALID_ARGUMENT when offset + bytes goes
+ * past the buffer's size (the message names both) or a pointer is NULL
+ * while bytes > 0. */
+HADRON_RUNTIME_API hd_status hd_buffer_copy_from_host(hd_buffer *dst, uint64_t offset,
+                                                      const void *src, uint64_t bytes,
+                                                      hd_error *err);
+HADRON_RUNTIME_API hd_status hd_buffer_copy_to_host(const hd_buffer *src, uint64_t offset,
+                                                    void *dst, uint64_t bytes, hd_error *err);
+
+/* The buffer's device address, to pass as an HD_ARG_PTR argument. A pointer
+ * argument may point anywhere inside a live buffer of the launch's device. */
+HADRON_RUNTIME_API hd_device_ptr hd_buffer_device_ptr(const hd_buffer *buffer);
+HADRON_RUNTIME_API uint64_t hd_buffer_size(const hd_buffer *buffer);
+HADRON_RUNTIME_API hd_device *hd_buffer_device(const hd_buffer *buffer);
+
+/*===----------------------------------------------------------------------===*
+ * Modules and kernels
+ *===----------------------------------------------------------------------===*/
+
+/* Loads a binary made by the device's compiler part (a cubin, an HSACO, a
+ * SPIR-V module, a host shared object), described by `kernels`. The runtime
+ * copies the signatures (names and argument lists) and the plugin copies the
+ * binary: both may be freed on return.
+ *
+ * HD_ERROR_INVALID_ARGUMENT for a NULL binary, a kernel with no name, two
+ * kernels of the same name, or num_args > 0 with args NULL; otherwise the
+ * plugin's error (a host binary that dlopen rejects gives its dlerror). */
+HADRON_RUNTIME_API hd_status hd_module_load_binary(hd_device *device, const void *binary,
+                                                   uint64_t size,
+                                                   const hd_kernel_signature *kernels,
+                                                   uint32_t num_kernels, hd_module **out,
+                                                   hd_error *err);
+
+/* Compiles `ir` (textual hd IR, `size` bytes, not necessarily NUL-terminated)
+ * for the device and loads the result. The device's plugin's compiler part
+ * (its descriptor's compiler_library, next to the runtime part) is dlopen'ed
+ * on first use and kept. `options` may be NULL; a NULL options->arch means
+ * the device's own arch when the plugin lists it, else the plugin's default.
+ *
+ * HD_ERROR_UNSUPPORTED: the plugin has no compiler part, or its file is
+ * missing or cannot be loaded (the message says which file and why), or it
+ * was built for another ABI major. HD_ERROR_COMPILE: the compiler rejected
+ * the IR (its diagnostics in the message). */
+HADRON_RUNTIME_API hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
+                                               const hd_compile_options *options,
+                                               hd_module **out, hd_error *err);
+
+/* Unloads the module; its kernels become invalid. NULL is a no-op. */
+HADRON_RUNTIME_API hd_status hd_module_destroy(hd_module *module, hd_error *err);
+
+HADRON_RUNTIME_API uint32_t hd_module_kernel_count(const hd_module *module);
+/* The kernel at `index` in the order the signatures were given, or NULL. */
+HADRON_RUNTIME_API hd_kernel *hd_module_kernel_at(const hd_module *module, uint32_t index);
+/* Finds a kernel by name. HD_ERROR_INVALID_ARGUMENT when there is none; the
+ * message lists the names the module has. */
+HADRON_RUNTIME_API hd_status hd_module_get_kernel(const hd_module *module, const char *name,
+                                                  hd_kernel **out, hd_error *err);
+
+/* The kernel's signature, owned by its module. */
+HADRON_RUNTIME_API const hd_kernel_signature *hd_kernel_get_signature(const hd_kernel *kernel);
+
+/*===----------------------------------------------------------------------===*
+ * Launch and synchronisation
+ *===----------------------------------------------------------------------===*/
+
+/* Launches `kernel` on grid[0] x grid[1] x grid[2] CTAs.
+ *
+ * Checked before the plugin is called, each an HD_ERROR_INVALID_ARGUMENT
+ * that names the kernel and the argument:
+ *  - num_args equals the signature's, and each args[i].kind its kind
+ *    ("argument 2 of vector_add is f32, got ptr");
+ *  - integer values fit their kind (i1 is 0 or 1);
+ *  - pointer arguments point inside a live buffer of the kernel's device
+ *    (a NULL pointer is refused);
+ *  - static + dynamic shared bytes fit the device's shared_bytes_per_cta, and
+ *    num_warps * warp_size its max_threads_per_cta.
+ * A grid with a zero dimension launches nothing and returns HD_OK (after
+ * these checks).
+ *
+ * Asynchronous where the device allows (the host runs the grid before
+ * returning); hd_synchronize waits. HD_ERROR_LAUNCH with the plugin's
+ * message when the plugin fails. */
+HADRON_RUNTIME_API hd_status hd_launch(hd_kernel *kernel, const uint32_t grid[3],
+                                       const hd_arg *args, uint32_t num_args,
+                                       uint64_t dynamic_shared_bytes, hd_error *err);
+
+/* Waits until all work submitted to the device has finished. */
+HADRON_RUNTIME_API hd_status hd_synchronize(hd_device *device, hd_error *err);
+
+/*===----------------------------------------------------------------------===*
+ * Events
+ *===----------------------------------------------------------------------===*/
+
+HADRON_RUNTIME_API hd_status hd_event_create(hd_device *device, hd_event **out, hd_error *err);
+/* Records the point in the device's queue reached by the work submitted so
+ * far. */
+HADRON_RUNTIME_API hd_status hd_event_record(hd_event *event, hd_error *err);
+/* Milliseconds from `start` to `end`, both recorded on one device; waits for
+ * both to complete. HD_ERROR_INVALID_ARGUMENT when they belong to different
+ * devices. */
+HADRON_RUNTIME_API hd_status hd_event_elapsed_ms(hd_event *start, hd_event *end, float *ms,
+                                                 hd_error *err);
+/* NULL is a no-op. */
+HADRON_RUNTIME_API hd_status hd_event_destroy(hd_event *event, hd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HADRON_RUNTIME_RUNTIME_H */

@@ -1,0 +1,197 @@
+//===- Module.cpp - Loading binaries and compiling IR ---------------------===//
+
+#include "ErrorReporting.h"
+#include "Objects.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+using namespace hadron::runtime;
+
+namespace hadron::runtime {
+
+void releaseModule(hd_module *module) {
+  hd_error ignored;
+  module->device->plugin->runtime->module_unload(module->loaded, &ignored);
+  delete module;
+}
+
+} // namespace hadron::runtime
+
+namespace {
+
+bool isKnownKind(hd_arg_kind kind) { return kind >= HD_ARG_PTR && kind <= HD_ARG_F64; }
+
+// Deep-copies and checks the signatures into `module`.
+hd_status copySignatures(hd_module &module, const hd_kernel_signature *kernels,
+                         uint32_t numKernels, hd_error *err) {
+  if (numKernels > 0 && !kernels)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "%u kernel signatures announced, kernels is NULL",
+                numKernels);
+  for (uint32_t k = 0; k < numKernels; ++k) {
+    const hd_kernel_signature &sig = kernels[k];
+    if (!sig.name || !*sig.name)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "kernel signature %u has no name", k);
+    if (sig.num_args > 0 && !sig.args)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "kernel %s: %u arguments announced, args is NULL",
+                  sig.name, sig.num_args);
+    for (const auto &existing : module.kernels)
+      if (existing->name == sig.name)
+        return fail(err, HD_ERROR_INVALID_ARGUMENT, "kernel %s is listed twice", sig.name);
+    auto kernel = std::make_unique<hd_kernel>();
+    kernel->module = &module;
+    kernel->name = sig.name;
+    for (uint32_t a = 0; a < sig.num_args; ++a) {
+      if (!isKnownKind(sig.args[a]))
+        return fail(err, HD_ERROR_INVALID_ARGUMENT, "kernel %s: argument %u has unknown kind %d",
+                    sig.name, a, static_cast<int>(sig.args[a]));
+      kernel->args.push_back(sig.args[a]);
+    }
+    kernel->signature = sig;
+    kernel->signature.name = kernel->name.c_str();
+    kernel->signature.args = kernel->args.data();
+    module.kernels.push_back(std::move(kernel));
+  }
+  return HD_OK;
+}
+
+hd_status loadBinary(hd_device *device, const void *binary, uint64_t size,
+                     const hd_kernel_signature *kernels, uint32_t numKernels, hd_module **out,
+                     hd_error *err) {
+  auto module = std::make_unique<hd_module>();
+  module->device = device;
+  if (hd_status s = copySignatures(*module, kernels, numKernels, err))
+    return s;
+  hd_error pluginErr;
+  clearError(&pluginErr);
+  hd_status status =
+      device->plugin->runtime->module_load(device->index, binary, size, &module->loaded, &pluginErr);
+  if (status != HD_OK)
+    return forwardPluginError(err, device, "module_load", pluginErr, status);
+  hd_context *ctx = device->context;
+  {
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    ctx->modules.insert(module.get());
+  }
+  *out = module.release();
+  return HD_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+hd_status hd_module_load_binary(hd_device *device, const void *binary, uint64_t size,
+                                const hd_kernel_signature *kernels, uint32_t num_kernels,
+                                hd_module **out, hd_error *err) {
+  clearError(err);
+  if (!device || !out)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_load_binary: NULL argument");
+  *out = nullptr;
+  if (!binary || size == 0)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_load_binary: empty binary");
+  try {
+    return loadBinary(device, binary, size, kernels, num_kernels, out, err);
+  } catch (const std::bad_alloc &) {
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_module_load_binary: out of host memory");
+  }
+}
+
+hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
+                            const hd_compile_options *options, hd_module **out, hd_error *err) {
+  clearError(err);
+  if (!device || !out || !ir)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_load_ir: NULL argument");
+  *out = nullptr;
+  Plugin &plugin = *device->plugin;
+  const hd_compiler_table *compiler;
+  {
+    std::lock_guard<std::mutex> lock(device->context->mutex);
+    if (hd_status s = loadCompilerPart(plugin, err))
+      return s;
+    compiler = plugin.compiler;
+  }
+
+  hd_compile_options opts{};
+  if (options)
+    std::memcpy(&opts, options, std::min<size_t>(sizeof(opts), options->struct_size));
+  else
+    opts.opt_level = 3;
+  opts.struct_size = sizeof(opts);
+  if (!opts.arch) {
+    auto listed = std::find(plugin.archs.begin(), plugin.archs.end(), device->info.arch);
+    if (listed != plugin.archs.end())
+      opts.arch = listed->c_str();
+  }
+
+  hd_compiled_module *compiled = nullptr;
+  hd_error compileErr;
+  clearError(&compileErr);
+  hd_status status = compiler->compile(ir, size, &opts, &compiled, &compileErr);
+  if (status != HD_OK)
+    return fail(err, status, "%s: compile failed: %s", device->name.c_str(),
+                compileErr.message[0] ? compileErr.message : "(no message)");
+  if (!compiled)
+    return fail(err, HD_ERROR_INTERNAL, "%s: compiler returned success and no module",
+                device->name.c_str());
+  try {
+    status = loadBinary(device, compiled->binary, compiled->binary_size, compiled->kernels,
+                        compiled->num_kernels, out, err);
+  } catch (const std::bad_alloc &) {
+    status = fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_module_load_ir: out of host memory");
+  }
+  compiler->release(compiled);
+  return status;
+}
+
+hd_status hd_module_destroy(hd_module *module, hd_error *err) {
+  clearError(err);
+  if (!module)
+    return HD_OK;
+  hd_device *device = module->device;
+  {
+    std::lock_guard<std::mutex> lock(device->context->mutex);
+    device->context->modules.erase(module);
+  }
+  hd_error pluginErr;
+  clearError(&pluginErr);
+  hd_status status = device->plugin->runtime->module_unload(module->loaded, &pluginErr);
+  delete module;
+  return status == HD_OK ? HD_OK
+                         : forwardPluginError(err, device, "module_unload", pluginErr, status);
+}
+
+uint32_t hd_module_kernel_count(const hd_module *module) {
+  return module ? static_cast<uint32_t>(module->kernels.size()) : 0;
+}
+
+hd_kernel *hd_module_kernel_at(const hd_module *module, uint32_t index) {
+  if (!module || index >= module->kernels.size())
+    return nullptr;
+  return module->kernels[index].get();
+}
+
+hd_status hd_module_get_kernel(const hd_module *module, const char *name, hd_kernel **out,
+                               hd_error *err) {
+  clearError(err);
+  if (!module || !name || !out)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_get_kernel: NULL argument");
+  *out = nullptr;
+  std::string available;
+  for (const auto &k : module->kernels) {
+    if (k->name == name) {
+      *out = k.get();
+      return HD_OK;
+    }
+    available += (available.empty() ? "" : ", ") + k->name;
+  }
+  return fail(err, HD_ERROR_INVALID_ARGUMENT, "no kernel '%s' in module; it has: %s", name,
+              available.empty() ? "no kernels" : available.c_str());
+}
+
+const hd_kernel_signature *hd_kernel_get_signature(const hd_kernel *kernel) {
+  return kernel ? &kernel->signature : nullptr;
+}
+
+} // extern "C"

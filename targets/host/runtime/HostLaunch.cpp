@@ -1,0 +1,140 @@
+//===- HostLaunch.cpp - Running a grid of CTAs on the worker pool ---------===//
+//
+// A launch marshals the hd_arg values into the natural C types of
+// HostKernelABI.h, then calls the kernel once per CTA on the thread pool.
+// It returns when the whole grid has run: the host queue is synchronous.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostRuntime.h"
+#include "ThreadPool.h"
+
+#include "HostKernelABI.h"
+
+#include <climits>
+#include <cstring>
+#include <vector>
+
+#include <dlfcn.h>
+
+namespace hadron::host {
+
+namespace {
+
+// Round to nearest even; NaN stays a (quiet) NaN.
+uint16_t floatToBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((u >> 16) | 0x40);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+// IEEE binary16, round to nearest even, overflow to infinity.
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, sizeof(x));
+  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  uint32_t a = x & 0x7fffffffu;
+  if (a >= 0x7f800000u)
+    return sign | (a > 0x7f800000u ? 0x7e00 : 0x7c00);
+  if (a >= 0x477ff000u) // 65520 and above round to infinity
+    return sign | 0x7c00;
+  auto roundShift = [](uint32_t m, unsigned shift) {
+    uint32_t k = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    return k + ((rem > half || (rem == half && (k & 1))) ? 1 : 0);
+  };
+  uint32_t e = a >> 23;
+  if (e < 102) // below 2^-25: rounds to zero
+    return sign;
+  if (e < 113) // a half subnormal: k * 2^-24
+    return sign | static_cast<uint16_t>(roundShift((a & 0x7fffffu) | 0x800000u, 126 - e));
+  // Normal: the carry of the rounding may step into the exponent, correctly.
+  return sign | static_cast<uint16_t>(((e - 112) << 10) + roundShift(a & 0x7fffffu, 13));
+}
+
+union Slot {
+  void *ptr;
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+  uint16_t bits16;
+  float f32;
+  double f64;
+};
+
+Slot marshal(const hd_arg &a) {
+  Slot s;
+  std::memset(&s, 0, sizeof(s));
+  switch (a.kind) {
+  case HD_ARG_PTR: s.ptr = reinterpret_cast<void *>(a.value.ptr); break;
+  case HD_ARG_I1: s.i8 = a.value.i ? 1 : 0; break;
+  case HD_ARG_I8: s.i8 = static_cast<int8_t>(a.value.i); break;
+  case HD_ARG_I16: s.i16 = static_cast<int16_t>(a.value.i); break;
+  case HD_ARG_I32: s.i32 = static_cast<int32_t>(a.value.i); break;
+  case HD_ARG_I64: s.i64 = a.value.i; break;
+  case HD_ARG_F16: s.bits16 = floatToHalf(static_cast<float>(a.value.f)); break;
+  case HD_ARG_BF16: s.bits16 = floatToBf16(static_cast<float>(a.value.f)); break;
+  case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
+  case HD_ARG_F64: s.f64 = a.value.f; break;
+  }
+  return s;
+}
+
+} // namespace
+
+hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
+                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                 hd_error *err) {
+  if (!module || !signature || !signature->name)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "launch: NULL module or signature");
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] > INT32_MAX)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "grid dimension %d is %u; the host target's program ids are int32 (max %d)", d,
+                  grid[d], INT32_MAX);
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return HD_OK;
+
+  ::dlerror();
+  auto fn = reinterpret_cast<hd_host_kernel_fn>(::dlsym(moduleHandle(module), signature->name));
+  if (!fn) {
+    const char *e = ::dlerror();
+    return fail(err, HD_ERROR_LAUNCH, "kernel '%s' is not exported by the host binary: %s",
+                signature->name, e ? e : "symbol is NULL");
+  }
+
+  std::vector<Slot> slots(signature->num_args);
+  std::vector<void *> argv(signature->num_args);
+  for (uint32_t i = 0; i < signature->num_args; ++i) {
+    slots[i] = marshal(args[i]);
+    argv[i] = &slots[i];
+  }
+
+  const uint64_t gx = grid[0], gy = grid[1], gz = grid[2];
+  if (gy * gz > UINT64_MAX / gx)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "grid %llux%llux%llu has 2^64 CTAs or more",
+                static_cast<unsigned long long>(gx), static_cast<unsigned long long>(gy),
+                static_cast<unsigned long long>(gz));
+  const uint64_t ctas = gx * gy * gz;
+  void **argp = argv.data();
+  ThreadPool::Body body = [&](uint64_t cta, void *shared) {
+    int32_t info[HD_HOST_GRID_INFO_SIZE] = {
+        static_cast<int32_t>(cta % gx),        static_cast<int32_t>((cta / gx) % gy),
+        static_cast<int32_t>(cta / (gx * gy)), static_cast<int32_t>(gx),
+        static_cast<int32_t>(gy),              static_cast<int32_t>(gz)};
+    fn(argp, info, shared);
+  };
+  uint64_t ran = 0;
+  if (!ThreadPool::get().run(ctas, signature->static_shared_bytes + dynamicSharedBytes, body, ran))
+    return fail(err, HD_ERROR_OUT_OF_MEMORY,
+                "%s: no worker could allocate %llu bytes of shared memory; %llu of %llu CTAs ran",
+                signature->name,
+                static_cast<unsigned long long>(signature->static_shared_bytes + dynamicSharedBytes),
+                static_cast<unsigned long long>(ran), static_cast<unsigned long long>(ctas));
+  return HD_OK;
+}
+
+} // namespace hadron::host

@@ -1,0 +1,168 @@
+//===- HostModule.cpp - Loading a host binary from memory -----------------===//
+//
+// A host binary is an ELF shared object. It is written to an anonymous
+// memory file (memfd_create) and dlopen'ed as /proc/self/fd/N, so nothing
+// touches the disk. The descriptor stays open while the module is loaded:
+// glibc recognises an already-loaded library by its path, and a reused
+// descriptor number would otherwise hand back an older module. Where memfd or
+// /proc is unavailable, the bytes go to a mkstemp file in $TMPDIR that is
+// unlinked right after dlopen.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostRuntime.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct hd_plugin_module {
+  void *handle = nullptr;
+  int fd = -1; // the memfd, kept open while loaded; -1 for the file fallback
+};
+
+namespace hadron::host {
+
+namespace {
+
+bool writeAll(int fd, const void *data, uint64_t size) {
+  const char *p = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    size -= static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
+std::string fdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// Whether a library is already loaded under `path`.
+bool pathInUse(const std::string &path) {
+  void *h = ::dlopen(path.c_str(), RTLD_NOLOAD | RTLD_LAZY);
+  if (h)
+    ::dlclose(h);
+  return h != nullptr;
+}
+
+hd_status checkElf(const void *binary, uint64_t size, hd_error *err) {
+  const unsigned char *b = static_cast<const unsigned char *>(binary);
+  if (size < 64 || std::memcmp(b, "\x7f" "ELF", 4) != 0)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "host binary of %llu bytes is not an ELF file (it must be a shared object made "
+                "by the host compiler part)",
+                static_cast<unsigned long long>(size));
+  uint16_t type;
+  std::memcpy(&type, b + 16, sizeof(type));
+  if (type != 3 /* ET_DYN */)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "host binary is an ELF file of type %u, not a shared object (ET_DYN = 3)", type);
+  return HD_OK;
+}
+
+hd_status loadFromMemfd(const void *binary, uint64_t size, hd_plugin_module &m,
+                        std::string &dlerr) {
+  int fd = ::memfd_create("hadron-host-module", MFD_CLOEXEC);
+  if (fd < 0)
+    return HD_ERROR_UNSUPPORTED;
+  if (!writeAll(fd, binary, size) || ::access(fdPath(fd).c_str(), R_OK) != 0) {
+    ::close(fd);
+    return HD_ERROR_UNSUPPORTED;
+  }
+  // A descriptor number whose path names a library still loaded (one that
+  // could not be unloaded) is moved to a fresh number.
+  for (int tries = 0; pathInUse(fdPath(fd)) && tries < 64; ++tries) {
+    int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, fd + 1);
+    ::close(fd);
+    if (moved < 0)
+      return HD_ERROR_UNSUPPORTED;
+    fd = moved;
+  }
+  m.handle = ::dlopen(fdPath(fd).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!m.handle) {
+    const char *e = ::dlerror();
+    dlerr = e ? e : "unknown dlopen error";
+    ::close(fd);
+    return HD_ERROR_INVALID_ARGUMENT;
+  }
+  m.fd = fd;
+  return HD_OK;
+}
+
+hd_status loadFromTempFile(const void *binary, uint64_t size, hd_plugin_module &m,
+                           std::string &dlerr) {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/hadron-host-XXXXXX.so";
+  int fd = ::mkstemps(path.data(), 3);
+  if (fd < 0) {
+    dlerr = "cannot create a temporary file " + path + ": " + std::strerror(errno);
+    return HD_ERROR_INTERNAL;
+  }
+  bool written = writeAll(fd, binary, size);
+  ::close(fd);
+  if (!written) {
+    dlerr = "cannot write " + path + ": " + std::strerror(errno);
+    ::unlink(path.c_str());
+    return HD_ERROR_INTERNAL;
+  }
+  m.handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!m.handle) {
+    const char *e = ::dlerror();
+    dlerr = e ? e : "unknown dlopen error";
+  }
+  ::unlink(path.c_str());
+  return m.handle ? HD_OK : HD_ERROR_INVALID_ARGUMENT;
+}
+
+} // namespace
+
+hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
+                     hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  if (hd_status s = checkElf(binary, size, err))
+    return s;
+  auto *m = new (std::nothrow) hd_plugin_module;
+  if (!m)
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
+  std::string dlerr;
+  hd_status s = loadFromMemfd(binary, size, *m, dlerr);
+  if (s == HD_ERROR_UNSUPPORTED)
+    s = loadFromTempFile(binary, size, *m, dlerr);
+  if (s != HD_OK) {
+    delete m;
+    return fail(err, s, "cannot load host binary of %llu bytes: %s",
+                static_cast<unsigned long long>(size), dlerr.c_str());
+  }
+  *out = m;
+  return HD_OK;
+}
+
+hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
+  if (!module)
+    return HD_OK;
+  int rc = ::dlclose(module->handle);
+  const char *e = rc != 0 ? ::dlerror() : nullptr;
+  std::string why = e ? e : "";
+  if (module->fd >= 0)
+    ::close(module->fd);
+  delete module;
+  if (rc != 0)
+    return fail(err, HD_ERROR_INTERNAL, "dlclose of host module failed: %s", why.c_str());
+  return HD_OK;
+}
+
+void *moduleHandle(hd_plugin_module *module) { return module->handle; }
+
+} // namespace hadron::host

@@ -1,0 +1,237 @@
+//===- HostPlugin.cpp - The host plugin's entry, device and memory --------===//
+//
+// Device properties, and why they are what they are:
+//  - warp_size 1: lanes and warps are folded into registers by the host
+//    compiler part, so a CTA is one sequential call;
+//  - max_threads_per_cta 1024: the largest CTA the GPU targets accept, so a
+//    kernel written for a GPU launches unchanged (its warps are folded);
+//  - shared_bytes_per_cta 1 MiB: shared memory is a per-worker buffer in host
+//    memory, so the limit is a sanity bound, not a hardware one; 1 MiB stays
+//    within a core's L2 on current CPUs;
+//  - arch "native": the machine the compiler part runs on, x86-64 with this
+//    CPU's features (a JIT for this device compiles on this device).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostRuntime.h"
+
+#include <chrono>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+#include <thread>
+
+#include <sched.h>
+#include <unistd.h>
+
+namespace hadron::host {
+
+unsigned hostCoreCount() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
+hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
+  if (err) {
+    err->code = code;
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(err->message, sizeof(err->message), format, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+hd_status checkDevice(uint32_t device, hd_error *err) {
+  if (device != 0)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "host has one device (0), got device %u", device);
+  return HD_OK;
+}
+
+} // namespace hadron::host
+
+using namespace hadron::host;
+
+namespace {
+
+constexpr uint64_t kSharedBytesPerCta = 1u << 20;
+constexpr uint32_t kMaxThreadsPerCta = 1024;
+
+uint64_t sysconfBytes(int name) {
+  long v = sysconf(name);
+  return v > 0 ? static_cast<uint64_t>(v) : 0;
+}
+
+std::string cpuModelName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size())
+        return line.substr(colon + 2);
+    }
+  }
+  return "";
+}
+
+hd_status hostInit(hd_error *) { return HD_OK; }
+
+uint32_t hostDeviceCount() { return 1; }
+
+// Writes only the fields that lie inside info->struct_size.
+hd_status hostDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
+                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
+  unsigned cores = hostCoreCount();
+  std::string model = cpuModelName();
+  std::snprintf(info->name, sizeof(info->name), "host (%u cores%s%s)", cores,
+                model.empty() ? "" : ", ", model.c_str());
+  std::snprintf(info->arch, sizeof(info->arch), "native");
+  info->warp_size = 1;
+  info->max_threads_per_cta = kMaxThreadsPerCta;
+  info->shared_bytes_per_cta = kSharedBytesPerCta;
+  info->global_bytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
+  info->compute_units = cores;
+  if (info->struct_size >= offsetof(hd_device_info, l2_bytes) + sizeof(uint64_t)) {
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+    info->l1_bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
+    info->l2_bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
+#else
+    info->l1_bytes = info->l2_bytes = 0;
+#endif
+  }
+  return HD_OK;
+}
+
+hd_status hostMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  // Round up to the alignment (aligned_alloc requires it) and never ask for
+  // 0 bytes, so every buffer has its own address.
+  uint64_t rounded = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+  if (rounded < bytes)
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: too large",
+                static_cast<unsigned long long>(bytes));
+  void *p = std::aligned_alloc(64, rounded);
+  if (!p)
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: out of memory",
+                static_cast<unsigned long long>(bytes));
+  *out = reinterpret_cast<hd_device_ptr>(p);
+  return HD_OK;
+}
+
+hd_status hostMemFree(uint32_t device, hd_device_ptr ptr, hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  std::free(reinterpret_cast<void *>(ptr));
+  return HD_OK;
+}
+
+hd_status hostCopyToDevice(uint32_t device, hd_device_ptr dst, const void *src, uint64_t bytes,
+                           hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+  return HD_OK;
+}
+
+hd_status hostCopyToHost(uint32_t device, void *dst, hd_device_ptr src, uint64_t bytes,
+                         hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+  return HD_OK;
+}
+
+// Launches finish before they return, so synchronising has nothing to wait
+// for.
+hd_status hostSynchronize(uint32_t device, hd_error *err) { return checkDevice(device, err); }
+
+} // namespace
+
+// Events are steady_clock timestamps taken when recorded; since launches are
+// synchronous, a timestamp marks the completion of everything before it.
+struct hd_plugin_event {
+  std::chrono::steady_clock::time_point at;
+  bool recorded = false;
+};
+
+namespace {
+
+hd_status hostEventCreate(uint32_t device, hd_plugin_event **out, hd_error *err) {
+  if (hd_status s = checkDevice(device, err))
+    return s;
+  *out = new (std::nothrow) hd_plugin_event;
+  return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
+}
+
+hd_status hostEventRecord(hd_plugin_event *event, hd_error *) {
+  event->at = std::chrono::steady_clock::now();
+  event->recorded = true;
+  return HD_OK;
+}
+
+hd_status hostEventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                             hd_error *err) {
+  if (!start->recorded || !end->recorded)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "event_elapsed_ms: the %s event was never recorded",
+                start->recorded ? "end" : "start");
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return HD_OK;
+}
+
+hd_status hostEventDestroy(hd_plugin_event *event, hd_error *) {
+  delete event;
+  return HD_OK;
+}
+
+const hd_runtime_table kRuntimeTable = {
+    sizeof(hd_runtime_table),
+    hostInit,
+    hostDeviceCount,
+    hostDeviceInfo,
+    hostMemAlloc,
+    hostMemFree,
+    hostCopyToDevice,
+    hostCopyToHost,
+    moduleLoad,
+    moduleUnload,
+    launch,
+    hostSynchronize,
+    hostEventCreate,
+    hostEventRecord,
+    hostEventElapsedMs,
+    hostEventDestroy,
+};
+
+const char *const kArchs[] = {"native", "x86-64", nullptr};
+
+const hd_plugin_descriptor kDescriptor = {
+    sizeof(hd_plugin_descriptor),
+    HADRON_PLUGIN_ABI_MAJOR,
+    HADRON_PLUGIN_ABI_MINOR,
+    "host",
+    "native",
+    kArchs,
+    "libhadron-target-host-compiler.so",
+    &kRuntimeTable,
+};
+
+} // namespace
+
+extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
+  return &kDescriptor;
+}

@@ -1,0 +1,38 @@
+//===- HostRuntime.h - The host plugin's runtime table, internally -*- C++ -*-===//
+//
+// The host target runs kernels on the CPU that loads it. Device 0 is the
+// machine; its memory is host memory (a device pointer is a host address).
+// Functions are those of hd_runtime_table, split over the files of this
+// folder.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
+#define HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
+
+#include "hadron/plugin/plugin.h"
+
+namespace hadron::host {
+
+/// Cores this process may run on (its affinity mask), at least 1.
+unsigned hostCoreCount();
+
+/// Writes `code` and the printf-formatted message into `err` (may be NULL).
+hd_status fail(hd_error *err, hd_status code, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Checks that `device` is 0, the one host device.
+hd_status checkDevice(uint32_t device, hd_error *err);
+
+hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
+                     hd_error *err);
+hd_status moduleUnload(hd_plugin_module *module, hd_error *err);
+hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
+                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                 hd_error *err);
+
+/// Where a loaded module's code lives, for launch.
+void *moduleHandle(hd_plugin_module *module);
+
+} // namespace hadron::host
+
+#endif // HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
