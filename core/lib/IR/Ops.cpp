@@ -528,9 +528,9 @@ LogicalResult MemDescSliceOp::verify() {
     return emitOpError() << "needs one offset per dimension of " << src;
   for (size_t i = 0; i < offsets.size(); ++i) {
     if (offsets[i] < 0 || offsets[i] > src.getShape()[i] - result.getShape()[i])
-      return emitOpError() << "slice [" << offsets[i] << ", "
-                           << offsets[i] + result.getShape()[i] << ") of dimension " << i
-                           << " is outside [0, " << src.getShape()[i] << ")";
+      return emitOpError() << "slice of size " << result.getShape()[i] << " at offset "
+                           << offsets[i] << " of dimension " << i << " is outside [0, "
+                           << src.getShape()[i] << ")";
     if (offsets[i] % result.getShape()[i] != 0)
       return emitOpError() << "offset " << offsets[i] << " of dimension " << i
                            << " must be a multiple of the slice size "

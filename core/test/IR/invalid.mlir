@@ -559,7 +559,7 @@ func.func @f(%m: !hd.memdesc<32x32xf32, #sw>) {
 
 #sw = #hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 func.func @f(%m: !hd.memdesc<32x32xf32, #sw>) {
-  // expected-error @+1 {{slice [32, 48) of dimension 0 is outside [0, 32)}}
+  // expected-error @+1 {{slice of size 16 at offset 32 of dimension 0 is outside [0, 32)}}
   %0 = hd.memdesc_slice %m [32, 0] : !hd.memdesc<32x32xf32, #sw> -> !hd.memdesc<16x32xf32, #sw, alloc = 32x32>
   return
 }
