@@ -1,0 +1,255 @@
+//===- GlobalMemoryOpsToLLVM.cpp - addptr, load, store ===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace hadron::lowering {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Pointers and global memory
+//===----------------------------------------------------------------------===//
+
+Type pointeeOf(Type ptrLike) {
+  Type element = ptrLike;
+  if (auto tensor = dyn_cast<RankedTensorType>(ptrLike))
+    element = tensor.getElementType();
+  return cast<PointerType>(element).getPointeeType();
+}
+
+struct AddPtrLowering : TilePattern<AddPtrOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type pointee = getTypeConverter()->convertType(pointeeOf(op.getType()));
+    if (!resultType || !pointee)
+      return failure();
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, resultType, pointee, adaptor.getPtr(),
+                                               ValueRange{adaptor.getOffset()});
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, resultType, pointee, adaptor.getPtr(),
+                                             ValueRange{adaptor.getOffset()});
+    (void)loc;
+    return success();
+  }
+};
+
+/// Groups of consecutive registers that one vector access can serve.
+struct AccessPlan {
+  int64_t vector = 1;   // elements per access
+  int64_t alignment = 1; // bytes
+};
+
+AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t elemBytes,
+                      int64_t maxVectorBytes, bool needsAlignment) {
+  AccessPlan plan;
+  plan.alignment = std::max<int64_t>(1, std::min<int64_t>(ptrInfo.divisibility.empty()
+                                                              ? 1
+                                                              : ptrInfo.divisibility[0],
+                                                          elemBytes));
+  const LinearLayout &ll = info.layout;
+  int regBits = ll.getInDimSizeLog2("register");
+  if (regBits == 0 || ll.getNumOutDims() == 0)
+    return plan;
+  // The dim register 0 steps along is the one a vector runs in.
+  const LinearLayout::Basis &first = ll.getBasis("register", 0);
+  int fast = -1;
+  for (size_t d = 0; d < first.size(); ++d)
+    if (first[d] != 0)
+      fast = fast < 0 && first[d] == 1 ? int(d) : -2;
+  if (fast < 0)
+    return plan;
+  int k = 0;
+  while (k < regBits) {
+    const LinearLayout::Basis &b = ll.getBasis("register", k);
+    bool ok = b[fast] == (1 << k);
+    for (size_t d = 0; d < b.size(); ++d)
+      ok &= d == size_t(fast) || b[d] == 0;
+    if (!ok)
+      break;
+    ++k;
+  }
+  int64_t v = int64_t(1) << k;
+  // Groups must start at multiples of v along the fast dim.
+  for (int i = k; i < regBits; ++i)
+    while (v > 1 && ll.getBasis("register", i)[fast] % v != 0)
+      v /= 2;
+  for (auto *bases : {&info.laneBases, &info.warpBases})
+    for (auto &b : *bases)
+      while (v > 1 && b[fast] % v != 0)
+        v /= 2;
+  v = std::min<int64_t>(v, ptrInfo.contiguity[fast]);
+  v = std::min<int64_t>(v, std::max<int64_t>(1, maxVectorBytes / elemBytes));
+  int64_t divisibility = ptrInfo.divisibility[fast];
+  while (needsAlignment && v > 1 && divisibility % (v * elemBytes) != 0)
+    v /= 2;
+  plan.vector = v;
+  plan.alignment = std::max<int64_t>(
+      plan.alignment, std::min<int64_t>(int64_t(1) << llvm::countr_zero(uint64_t(divisibility)),
+                                        v * elemBytes));
+  return plan;
+}
+
+/// The lanes [first, first + width) of `vec`.
+Value subVector(OpBuilder &b, Location loc, Value vec, int64_t first, int64_t width) {
+  SmallVector<int64_t> indices;
+  for (int64_t i = 0; i < width; ++i)
+    indices.push_back(first + i);
+  return shuffle(b, loc, vec, vec, indices);
+}
+
+/// The parts (equal power-of-two widths) side by side, joined pairwise so
+/// that the shuffles stay O(n log n) in total.
+Value concatParts(OpBuilder &b, Location loc, SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      int64_t w = cast<VectorType>(parts[i].getType()).getNumElements();
+      SmallVector<int64_t> indices;
+      for (int64_t j = 0; j < 2 * w; ++j)
+        indices.push_back(j);
+      next.push_back(shuffle(b, loc, parts[i], parts[i + 1], indices));
+    }
+    parts = std::move(next);
+  }
+  return parts.front();
+}
+
+struct LoadLowering : TilePattern<LoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type element = getTypeConverter()->convertType(pointeeOf(op.getPtr().getType()));
+    if (!resultType || !element || !element.isIntOrFloat())
+      return failure();
+    int64_t elemBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+    auto vecType = dyn_cast<VectorType>(resultType);
+    if (!vecType) {
+      // A scalar load: a one-lane masked load keeps masked-off lanes safe.
+      if (!adaptor.getMask()) {
+        rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, element, adaptor.getPtr(), elemBytes,
+                                                  op.getIsVolatile());
+        return success();
+      }
+      auto one = VectorType::get({1}, element);
+      Value mask = splatVector(rewriter, loc, VectorType::get({1}, rewriter.getI1Type()),
+                               adaptor.getMask());
+      Value passThru = adaptor.getOther()
+                           ? splatVector(rewriter, loc, one, adaptor.getOther())
+                           : LLVM::ZeroOp::create(rewriter, loc, one).getResult();
+      Value v = LLVM::MaskedLoadOp::create(rewriter, loc, one, adaptor.getPtr(), mask,
+                                           passThru, uint32_t(elemBytes), false);
+      rewriter.replaceOpWithNewOp<LLVM::ExtractElementOp>(op, v, i32Const(rewriter, loc, 0));
+      return success();
+    }
+    int64_t n = vecType.getNumElements();
+    AccessPlan plan = planAccess(*tile(op.getType()), lowering.axis.get(op.getPtr()), elemBytes,
+                                 lowering.hooks.maxVectorBytes(),
+                                 lowering.hooks.vectorAccessNeedsAlignment());
+    Value mask = adaptor.getMask();
+    Value passThru = adaptor.getOther()
+                         ? adaptor.getOther()
+                         : LLVM::ZeroOp::create(rewriter, loc, vecType).getResult();
+    int64_t v = plan.vector;
+    if (v == 1 && n > 1) {
+      if (!mask)
+        mask = LLVM::ConstantOp::create(
+            rewriter, loc, VectorType::get({n}, rewriter.getI1Type()),
+            SplatElementsAttr::get(VectorType::get({n}, rewriter.getI1Type()), true));
+      rewriter.replaceOpWithNewOp<LLVM::masked_gather>(
+          op, vecType, ValueRange{adaptor.getPtr(), mask, passThru},
+          ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+              "alignment", rewriter.getI32IntegerAttr(plan.alignment))});
+      return success();
+    }
+    auto partType = VectorType::get({v}, element);
+    SmallVector<Value> parts;
+    for (int64_t r = 0; r < n; r += v) {
+      Value ptr = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
+                                                 i32Const(rewriter, loc, r));
+      Value part;
+      if (mask)
+        part = LLVM::MaskedLoadOp::create(rewriter, loc, partType, ptr,
+                                          subVector(rewriter, loc, mask, r, v),
+                                          subVector(rewriter, loc, passThru, r, v),
+                                          uint32_t(plan.alignment), false);
+      else
+        part = LLVM::LoadOp::create(rewriter, loc, partType, ptr, plan.alignment,
+                                    op.getIsVolatile());
+      parts.push_back(part);
+    }
+    rewriter.replaceOp(op, concatParts(rewriter, loc, std::move(parts)));
+    return success();
+  }
+};
+
+struct StoreLowering : TilePattern<StoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getTypeConverter()->convertType(pointeeOf(op.getPtr().getType()));
+    if (!element || !element.isIntOrFloat())
+      return failure();
+    int64_t elemBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+    Value value = adaptor.getValue(), mask = adaptor.getMask();
+    auto vecType = dyn_cast<VectorType>(value.getType());
+    if (!vecType) {
+      if (!mask) {
+        LLVM::StoreOp::create(rewriter, loc, value, adaptor.getPtr(), elemBytes);
+      } else {
+        auto one = VectorType::get({1}, element);
+        LLVM::MaskedStoreOp::create(
+            rewriter, loc, splatVector(rewriter, loc, one, value), adaptor.getPtr(),
+            splatVector(rewriter, loc, VectorType::get({1}, rewriter.getI1Type()), mask),
+            rewriter.getI32IntegerAttr(elemBytes));
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    int64_t n = vecType.getNumElements();
+    AccessPlan plan = planAccess(*tile(op.getValue().getType()), lowering.axis.get(op.getPtr()),
+                                 elemBytes, lowering.hooks.maxVectorBytes(),
+                                 lowering.hooks.vectorAccessNeedsAlignment());
+    int64_t v = plan.vector;
+    if (v == 1 && n > 1) {
+      if (!mask)
+        mask = LLVM::ConstantOp::create(
+            rewriter, loc, VectorType::get({n}, rewriter.getI1Type()),
+            SplatElementsAttr::get(VectorType::get({n}, rewriter.getI1Type()), true));
+      LLVM::masked_scatter::create(rewriter, loc, value, adaptor.getPtr(), mask,
+                                   rewriter.getI32IntegerAttr(plan.alignment));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    for (int64_t r = 0; r < n; r += v) {
+      Value ptr = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
+                                                 i32Const(rewriter, loc, r));
+      Value part = subVector(rewriter, loc, value, r, v);
+      if (mask)
+        LLVM::MaskedStoreOp::create(rewriter, loc, part, ptr, subVector(rewriter, loc, mask, r, v),
+                                    rewriter.getI32IntegerAttr(plan.alignment));
+      else
+        LLVM::StoreOp::create(rewriter, loc, part, ptr, plan.alignment);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateGlobalMemoryPatterns(TileTypeConverter &converter, Lowering &lowering, RewritePatternSet &patterns) {
+  patterns.add<AddPtrLowering, LoadLowering, StoreLowering>(converter, lowering);
+}
+
+} // namespace hadron::lowering
