@@ -3,13 +3,20 @@
 #                          [RUNTIME_LIBRARIES <lib>...]
 #                          [COMPILER_SOURCES <src>...]
 #                          [COMPILER_LIBRARIES <lib>...]
-#                          [OUTPUT_DIRECTORY <dir>])
+#                          [OUTPUT_DIRECTORY <dir>]
+#                          [INSTALL_DESTINATION <dir>])
 #
 # Builds a target plugin's runtime part, libhadron-target-<name>.so (CMake
 # target hadron-target-<name>), and, when COMPILER_SOURCES are given, its
 # compiler part, libhadron-target-<name>-compiler.so (hadron-target-<name>-compiler,
 # see hadron_add_target_compiler). Both land in OUTPUT_DIRECTORY, by default
-# HADRON_PLUGIN_OUTPUT_DIR, the directory the runtime searches.
+# HADRON_PLUGIN_OUTPUT_DIR when the project sets it (in Hadron's own tree, the
+# directory its runtime searches), else ${CMAKE_BINARY_DIR}/plugins. Point
+# HADRON_PLUGIN_PATH there to load them. With INSTALL_DESTINATION, both are
+# also installed there (e.g. ${HADRON_INSTALL_PLUGIN_DIR} of an SDK prefix).
+#
+# This file is used in Hadron's tree and, installed, by find_package(Hadron);
+# a compiler part lists Hadron::Core in COMPILER_LIBRARIES.
 #
 # Each library is built with hidden visibility and exports only its entry
 # symbol (mark it HADRON_PLUGIN_EXPORT). The runtime part is linked with
@@ -20,7 +27,7 @@ function(_hadron_plugin_library target map output_dir)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LINK_OPTIONS" ${ARGN})
   set(map ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${map})
   add_library(${target} MODULE ${ARG_SOURCES})
-  target_link_libraries(${target} PRIVATE HadronPluginABI ${ARG_LIBRARIES})
+  target_link_libraries(${target} PRIVATE Hadron::PluginABI ${ARG_LIBRARIES})
   target_link_options(${target} PRIVATE ${ARG_LINK_OPTIONS}
     -Wl,--version-script=${map})
   set_target_properties(${target} PROPERTIES
@@ -31,44 +38,65 @@ function(_hadron_plugin_library target map output_dir)
     LINK_DEPENDS ${map})
 endfunction()
 
+# The default plugin directory of a project.
+function(_hadron_plugin_output_dir out)
+  if(HADRON_PLUGIN_OUTPUT_DIR)
+    set(${out} ${HADRON_PLUGIN_OUTPUT_DIR} PARENT_SCOPE)
+  else()
+    set(${out} ${CMAKE_BINARY_DIR}/plugins PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(hadron_add_target_plugin)
-  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIRECTORY"
+  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIRECTORY;INSTALL_DESTINATION"
                         "RUNTIME_SOURCES;RUNTIME_LIBRARIES;COMPILER_SOURCES;COMPILER_LIBRARIES"
                         ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_RUNTIME_SOURCES)
     message(FATAL_ERROR "hadron_add_target_plugin: NAME and RUNTIME_SOURCES are required")
   endif()
   if(NOT ARG_OUTPUT_DIRECTORY)
-    set(ARG_OUTPUT_DIRECTORY ${HADRON_PLUGIN_OUTPUT_DIR})
+    _hadron_plugin_output_dir(ARG_OUTPUT_DIRECTORY)
   endif()
   _hadron_plugin_library(hadron-target-${ARG_NAME} plugin-runtime.map ${ARG_OUTPUT_DIRECTORY}
     SOURCES ${ARG_RUNTIME_SOURCES}
     LIBRARIES ${ARG_RUNTIME_LIBRARIES}
     LINK_OPTIONS -Wl,-z,defs)
+  if(ARG_INSTALL_DESTINATION)
+    install(TARGETS hadron-target-${ARG_NAME} LIBRARY DESTINATION ${ARG_INSTALL_DESTINATION})
+  endif()
   if(ARG_COMPILER_SOURCES)
     hadron_add_target_compiler(NAME ${ARG_NAME}
       SOURCES ${ARG_COMPILER_SOURCES}
       LIBRARIES ${ARG_COMPILER_LIBRARIES}
-      OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+      OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY}
+      INSTALL_DESTINATION ${ARG_INSTALL_DESTINATION})
   endif()
 endfunction()
 
 # hadron_add_target_compiler(NAME <name> SOURCES <src>... [LIBRARIES <lib>...]
-#                            [OUTPUT_DIRECTORY <dir>])
+#                            [OUTPUT_DIRECTORY <dir>] [INSTALL_DESTINATION <dir>])
 #
 # The compiler part alone, for a target that builds it in its own folder
 # (targets/<name>/compiler): libhadron-target-<name>-compiler.so, CMake target
-# hadron-target-<name>-compiler, written beside the runtime part.
+# hadron-target-<name>-compiler, written beside the runtime part. Installed,
+# it finds libhadron-core in the directory two levels up (<prefix>/lib when
+# installed into <prefix>/lib/hadron/plugins) and LLVM where the SDK found it.
 function(hadron_add_target_compiler)
-  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;OUTPUT_DIRECTORY;INSTALL_DESTINATION" "SOURCES;LIBRARIES"
+                        ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hadron_add_target_compiler: NAME and SOURCES are required")
   endif()
   if(NOT ARG_OUTPUT_DIRECTORY)
-    set(ARG_OUTPUT_DIRECTORY ${HADRON_PLUGIN_OUTPUT_DIR})
+    _hadron_plugin_output_dir(ARG_OUTPUT_DIRECTORY)
   endif()
-  _hadron_plugin_library(hadron-target-${ARG_NAME}-compiler plugin-compiler.map
-    ${ARG_OUTPUT_DIRECTORY}
+  set(target hadron-target-${ARG_NAME}-compiler)
+  _hadron_plugin_library(${target} plugin-compiler.map ${ARG_OUTPUT_DIRECTORY}
     SOURCES ${ARG_SOURCES}
     LIBRARIES ${ARG_LIBRARIES})
+  set_target_properties(${target} PROPERTIES
+    INSTALL_RPATH "$ORIGIN/../..;${LLVM_LIBRARY_DIR}")
+  if(ARG_INSTALL_DESTINATION)
+    install(TARGETS ${target} LIBRARY DESTINATION ${ARG_INSTALL_DESTINATION})
+  endif()
 endfunction()

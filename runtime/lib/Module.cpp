@@ -78,7 +78,70 @@ hd_status loadBinary(hd_device *device, const void *binary, uint64_t size,
   return HD_OK;
 }
 
+// Copies `options` (whatever its struct_size) into a full-size struct; no
+// options means opt level 3.
+hd_compile_options completeOptions(const hd_compile_options *options) {
+  hd_compile_options opts{};
+  if (options)
+    std::memcpy(&opts, options, std::min<size_t>(sizeof(opts), options->struct_size));
+  else
+    opts.opt_level = 3;
+  opts.struct_size = sizeof(opts);
+  return opts;
+}
+
+// Loads `plugin`'s compiler part under the context's lock.
+hd_status compilerOf(hd_context *ctx, Plugin &plugin, const hd_compiler_table **out,
+                     hd_error *err) {
+  std::lock_guard<std::mutex> lock(ctx->mutex);
+  if (hd_status s = loadCompilerPart(plugin, err))
+    return s;
+  *out = plugin.compiler;
+  return HD_OK;
+}
+
+// Runs the compiler; `who` names the device or plugin in the messages.
+hd_status runCompiler(const hd_compiler_table *compiler, const std::string &who, const char *ir,
+                      uint64_t size, const hd_compile_options &opts,
+                      hd_compiled_module **out, hd_error *err) {
+  hd_error compileErr;
+  clearError(&compileErr);
+  hd_status status = compiler->compile(ir, size, &opts, out, &compileErr);
+  if (status != HD_OK)
+    return fail(err, status, "%s: compile failed: %s", who.c_str(),
+                compileErr.message[0] ? compileErr.message : "(no message)");
+  if (!*out)
+    return fail(err, HD_ERROR_INTERNAL, "%s: compiler returned success and no module",
+                who.c_str());
+  return HD_OK;
+}
+
+// Why no plugin called `name` is loaded: its load-report entries, or where
+// no file declared it.
+std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
+  std::string loaded, reasons;
+  for (const auto &p : ctx.plugins)
+    loaded += (loaded.empty() ? "" : ", ") + p->name;
+  for (const LoadRecord &r : ctx.report)
+    if (r.plugin == name || r.path.find("libhadron-target-" + name + ".so") != std::string::npos)
+      reasons += "\n  " + r.path + ": " + r.reason;
+  if (reasons.empty()) {
+    std::string dirs;
+    for (const std::string &d : ctx.searchedDirs)
+      dirs += (dirs.empty() ? "" : ", ") + d;
+    reasons = "\n  no libhadron-target-" + name + ".so in " +
+              (dirs.empty() ? "any search directory (none given)" : dirs);
+  }
+  return "no plugin '" + name + "' is loaded (loaded: " + (loaded.empty() ? "none" : loaded) +
+         ")" + reasons;
+}
+
 } // namespace
+
+struct hd_compiled {
+  const hd_compiler_table *compiler = nullptr; ///< Stays mapped for the process.
+  hd_compiled_module *module = nullptr;
+};
 
 extern "C" {
 
@@ -105,20 +168,11 @@ hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_load_ir: NULL argument");
   *out = nullptr;
   Plugin &plugin = *device->plugin;
-  const hd_compiler_table *compiler;
-  {
-    std::lock_guard<std::mutex> lock(device->context->mutex);
-    if (hd_status s = loadCompilerPart(plugin, err))
-      return s;
-    compiler = plugin.compiler;
-  }
+  const hd_compiler_table *compiler = nullptr;
+  if (hd_status s = compilerOf(device->context, plugin, &compiler, err))
+    return s;
 
-  hd_compile_options opts{};
-  if (options)
-    std::memcpy(&opts, options, std::min<size_t>(sizeof(opts), options->struct_size));
-  else
-    opts.opt_level = 3;
-  opts.struct_size = sizeof(opts);
+  hd_compile_options opts = completeOptions(options);
   if (!opts.arch) {
     auto listed = std::find(plugin.archs.begin(), plugin.archs.end(), device->info.arch);
     if (listed != plugin.archs.end())
@@ -126,15 +180,9 @@ hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
   }
 
   hd_compiled_module *compiled = nullptr;
-  hd_error compileErr;
-  clearError(&compileErr);
-  hd_status status = compiler->compile(ir, size, &opts, &compiled, &compileErr);
+  hd_status status = runCompiler(compiler, device->name, ir, size, opts, &compiled, err);
   if (status != HD_OK)
-    return fail(err, status, "%s: compile failed: %s", device->name.c_str(),
-                compileErr.message[0] ? compileErr.message : "(no message)");
-  if (!compiled)
-    return fail(err, HD_ERROR_INTERNAL, "%s: compiler returned success and no module",
-                device->name.c_str());
+    return status;
   try {
     status = loadBinary(device, compiled->binary, compiled->binary_size, compiled->kernels,
                         compiled->num_kernels, out, err);
@@ -143,6 +191,59 @@ hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
   }
   compiler->release(compiled);
   return status;
+}
+
+hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir, uint64_t size,
+                             const hd_compile_options *options, hd_compiled **out,
+                             hd_error *err) {
+  clearError(err);
+  if (!ctx || !plugin || !ir || !out)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_compile: NULL argument");
+  *out = nullptr;
+  try {
+    auto found = std::find_if(ctx->plugins.begin(), ctx->plugins.end(),
+                              [&](const auto &p) { return p->name == plugin; });
+    if (found == ctx->plugins.end())
+      return failWith(err, HD_ERROR_UNSUPPORTED, whyNoPlugin(*ctx, plugin));
+    Plugin &target = **found;
+
+    hd_compile_options opts = completeOptions(options);
+    if (opts.arch) {
+      if (std::find(target.archs.begin(), target.archs.end(), opts.arch) == target.archs.end()) {
+        std::string listed;
+        for (const std::string &a : target.archs)
+          listed += (listed.empty() ? "" : ", ") + a;
+        return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                    "plugin '%s' does not compile for arch '%s'; it lists: %s", plugin, opts.arch,
+                    listed.empty() ? "no archs" : listed.c_str());
+      }
+    } else if (!target.defaultArch.empty()) {
+      opts.arch = target.defaultArch.c_str();
+    }
+
+    const hd_compiler_table *compiler = nullptr;
+    if (hd_status s = compilerOf(ctx, target, &compiler, err))
+      return s;
+    auto result = std::make_unique<hd_compiled>();
+    result->compiler = compiler;
+    if (hd_status s = runCompiler(compiler, target.name, ir, size, opts, &result->module, err))
+      return s;
+    *out = result.release();
+    return HD_OK;
+  } catch (const std::bad_alloc &) {
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_context_compile: out of host memory");
+  }
+}
+
+const hd_compiled_module *hd_compiled_get(const hd_compiled *compiled) {
+  return compiled ? compiled->module : nullptr;
+}
+
+void hd_compiled_destroy(hd_compiled *compiled) {
+  if (!compiled)
+    return;
+  compiled->compiler->release(compiled->module);
+  delete compiled;
 }
 
 hd_status hd_module_destroy(hd_module *module, hd_error *err) {

@@ -72,4 +72,63 @@ TEST(HostJit, CompileErrorsComeBackWithTheDiagnostic) {
   EXPECT_NE(bad.status().message().find("garbage"), std::string::npos) << bad.status().message();
 }
 
+TEST(HostJit, CompilesWithoutADevice) {
+  auto ctx = Context::create();
+  ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+  const std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  hd_compile_options options{sizeof(hd_compile_options), "native", 2, nullptr};
+  hd_compiled *compiled = nullptr;
+  hd_error err;
+  ASSERT_EQ(hd_context_compile(ctx->get(), "host", ir.data(), ir.size(), &options, &compiled, &err),
+            HD_OK)
+      << err.message;
+  const hd_compiled_module *result = hd_compiled_get(compiled);
+  ASSERT_NE(result, nullptr);
+  EXPECT_GT(result->binary_size, 0u);
+  ASSERT_EQ(result->num_kernels, 1u);
+  EXPECT_STREQ(result->kernels[0].name, "vector_add");
+  EXPECT_EQ(result->kernels[0].num_args, 4u);
+  ASSERT_NE(result->llvm_ir, nullptr);
+  EXPECT_NE(std::string(result->llvm_ir).find("vector_add"), std::string::npos);
+  ASSERT_NE(result->assembly, nullptr);
+  EXPECT_NE(std::string(result->assembly).find("vector_add"), std::string::npos);
+
+  // The binary loads like any precompiled one.
+  auto dev = ctx->select("host");
+  ASSERT_TRUE(dev.ok()) << dev.status().message();
+  std::vector<hd_kernel_signature> kernels(result->kernels, result->kernels + result->num_kernels);
+  auto module = dev->loadBinary(result->binary, result->binary_size, kernels);
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  EXPECT_TRUE(module->kernel("vector_add").ok());
+  hd_compiled_destroy(compiled);
+}
+
+TEST(HostJit, CompileNamesAMissingPluginAndAnUnlistedArch) {
+  auto ctx = Context::create();
+  ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+  hd_compiled *compiled = nullptr;
+  hd_error err;
+  EXPECT_EQ(hd_context_compile(ctx->get(), "nosuchvendor", "x", 1, nullptr, &compiled, &err),
+            HD_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(err.message).find("no plugin 'nosuchvendor' is loaded"), std::string::npos)
+      << err.message;
+  EXPECT_NE(std::string(err.message).find("libhadron-target-nosuchvendor.so"), std::string::npos)
+      << err.message;
+  EXPECT_EQ(compiled, nullptr);
+
+  hd_compile_options options{sizeof(hd_compile_options), "sm_90a", 3, nullptr};
+  EXPECT_EQ(hd_context_compile(ctx->get(), "host", "x", 1, &options, &compiled, &err),
+            HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("does not compile for arch 'sm_90a'"),
+            std::string::npos)
+      << err.message;
+
+  EXPECT_EQ(hd_context_compile(ctx->get(), "host", "garbage", 7, nullptr, &compiled, &err),
+            HD_ERROR_COMPILE);
+  EXPECT_NE(std::string(err.message).find("host: compile failed:"), std::string::npos)
+      << err.message;
+  EXPECT_EQ(compiled, nullptr);
+  hd_compiled_destroy(nullptr);
+}
+
 } // namespace

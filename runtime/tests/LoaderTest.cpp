@@ -247,6 +247,35 @@ TEST_F(LoaderTest, IrIsCompiledByTheCompilerPartAndLoaded) {
   EXPECT_EQ(bad.status().message(), "fakejit:1: compile failed: <ir>:1: expected an operation");
 }
 
+TEST_F(LoaderTest, CompilesWithoutADeviceForThePluginsDefaultArch) {
+  hd_compiled *compiled = nullptr;
+  hd_error err;
+  ASSERT_EQ(hd_context_compile(ctx->get(), "fakejit", "module {}", 9, nullptr, &compiled, &err),
+            HD_OK)
+      << err.message;
+  const hd_compiled_module *result = hd_compiled_get(compiled);
+  ASSERT_NE(result, nullptr);
+  ASSERT_EQ(result->num_kernels, 1u);
+  EXPECT_STREQ(result->kernels[0].name, "jit_fake1");
+  hd_compiled_destroy(compiled);
+
+  EXPECT_EQ(hd_context_compile(ctx->get(), "fakejit", "error here", 10, nullptr, &compiled, &err),
+            HD_ERROR_COMPILE);
+  EXPECT_STREQ(err.message, "fakejit: compile failed: <ir>:1: expected an operation");
+  EXPECT_EQ(compiled, nullptr);
+}
+
+TEST_F(LoaderTest, CompilingForAPluginThatFailedToLoadGivesTheReason) {
+  hd_compiled *compiled = nullptr;
+  hd_error err;
+  EXPECT_EQ(hd_context_compile(ctx->get(), "fakeabi", "module {}", 9, nullptr, &compiled, &err),
+            HD_ERROR_UNSUPPORTED);
+  const std::string message = err.message;
+  EXPECT_NE(message.find("no plugin 'fakeabi' is loaded"), std::string::npos) << message;
+  EXPECT_NE(message.find("libhadron-target-fakeabi.so: built for plugin ABI"), std::string::npos)
+      << message;
+}
+
 TEST(LoaderSearchPath, MissingDirectoriesAreSkippedAndDuplicatesLoadedOnce) {
   std::string path = std::string("/nonexistent/hadron:") + HADRON_TEST_PLUGIN_DIR + ":" +
                      HADRON_TEST_PLUGIN_DIR + "/.";

@@ -127,6 +127,8 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   populateGlobalMemoryPatterns(converter, lowering, patterns);
   populateReduceScanPatterns(converter, lowering, patterns);
   populateDotPatterns(converter, lowering, patterns);
+  populateAtomicPatterns(converter, lowering, patterns);
+  populateDebugPatterns(converter, lowering, patterns);
   populateFuncToLLVMConversionPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);

@@ -143,4 +143,35 @@ SmallVector<Value> inlineCombine(ConversionPatternRewriter &rewriter, Region &co
 }
 
 
+Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &hooks) {
+  Value owner;
+  auto addBits = [&](const std::vector<LinearLayout::Basis> &bases, auto getId) {
+    Value id;
+    for (auto [bit, basis] : llvm::enumerate(bases)) {
+      if (llvm::any_of(basis, [](int32_t v) { return v != 0; }))
+        continue;
+      if (!id)
+        id = getId();
+      Value set = LLVM::AndOp::create(b, loc, id, i32Const(b, loc, 1 << bit));
+      Value clear = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, set,
+                                         i32Const(b, loc, 0));
+      owner = owner ? LLVM::AndOp::create(b, loc, owner, clear).getResult() : clear;
+    }
+  };
+  addBits(info.laneBases, [&] { return hooks.laneId(b, loc); });
+  addBits(info.warpBases, [&] { return hooks.warpId(b, loc); });
+  return owner;
+}
+
+Value entryAlloca(ConversionPatternRewriter &rewriter, Operation *op, Type type) {
+  Operation *func = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  Block &entry = func->getRegion(0).front();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&entry);
+  Location loc = op->getLoc();
+  Value one = i32Const(rewriter, loc, 1);
+  return LLVM::AllocaOp::create(rewriter, loc, LLVM::LLVMPointerType::get(op->getContext()),
+                                type, one);
+}
+
 } // namespace hadron::lowering

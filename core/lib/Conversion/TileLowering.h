@@ -200,6 +200,19 @@ struct TilePattern : OpConversionPattern<OpT> {
   Lowering &lowering;
 };
 
+/// i1: true in the one thread that owns each element of `info`'s tile
+/// among the threads that hold replicas of it (lanes/warps with a zero
+/// basis); null when no element is replicated.
+Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &hooks);
+
+/// A private stack slot of `type` in the entry block of the function
+/// containing `op` (a harmless target for masked-off atomics).
+Value entryAlloca(ConversionPatternRewriter &rewriter, Operation *op, Type type);
+
+void populateAtomicPatterns(TileTypeConverter &converter, Lowering &lowering,
+                            RewritePatternSet &patterns);
+void populateDebugPatterns(TileTypeConverter &converter, Lowering &lowering,
+                           RewritePatternSet &patterns);
 void populateCreationPatterns(TileTypeConverter &converter, Lowering &lowering,
                               RewritePatternSet &patterns);
 void populateElementwisePatterns(TileTypeConverter &converter, Lowering &lowering,

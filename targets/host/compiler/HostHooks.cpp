@@ -18,8 +18,9 @@ void HostHooks::appendImplicitKernelArgs(MLIRContext *ctx,
 }
 
 void HostHooks::beginKernel(Block &entry, unsigned firstImplicitArg) {
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Location loc = entry.getParentOp()->getLoc();
+  defineAssertHelper(entry.getParentOp()->getParentOfType<ModuleOp>(), loc);
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   grid = LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), entry.getArgument(firstImplicitArg),
                              ArrayRef<LLVM::GEPArg>{0});
@@ -74,6 +75,36 @@ Value globalString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) 
 }
 } // namespace
 
+/// `__hd_assert(i1 ok, ptr message)`: prints and aborts when !ok, as a
+/// device assert stops the context. Defined before lowering because a
+/// conversion pattern must not split blocks behind the rewriter's back.
+void HostHooks::defineAssertHelper(ModuleOp module, Location loc) {
+  if (module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper))
+    return;
+  MLIRContext *ctx = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  auto i32 = IntegerType::get(ctx, 32);
+  auto puts = declareFunction(module, "puts", LLVM::LLVMFunctionType::get(i32, {ptr}));
+  auto abort = declareFunction(module, "abort", LLVM::LLVMFunctionType::get(voidType, {}));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = LLVM::LLVMFuncOp::create(
+      b, loc, kAssertHelper,
+      LLVM::LLVMFunctionType::get(voidType, {IntegerType::get(ctx, 1), ptr}),
+      LLVM::Linkage::Internal);
+  Block *entry = func.addEntryBlock(b);
+  Block *fail = b.createBlock(&func.getBody());
+  Block *done = b.createBlock(&func.getBody());
+  b.setInsertionPointToEnd(entry);
+  LLVM::CondBrOp::create(b, loc, entry->getArgument(0), done, fail);
+  b.setInsertionPointToEnd(fail);
+  LLVM::CallOp::create(b, loc, puts, ValueRange{fail->getParent()->front().getArgument(1)});
+  LLVM::CallOp::create(b, loc, abort, ValueRange{});
+  LLVM::UnreachableOp::create(b, loc);
+  b.setInsertionPointToEnd(done);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
 void HostHooks::print(OpBuilder &b, Location loc, StringRef format, ValueRange args) {
   auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
@@ -85,23 +116,10 @@ void HostHooks::print(OpBuilder &b, Location loc, StringRef format, ValueRange a
 }
 
 void HostHooks::assertTrue(OpBuilder &b, Location loc, Value condition, StringRef message) {
-  // Report and stop the process, as a device assert stops the context.
-  Block *current = b.getInsertionBlock();
-  Block *rest = current->splitBlock(b.getInsertionPoint());
-  Block *fail = b.createBlock(rest);
-  b.setInsertionPointToEnd(current);
-  LLVM::CondBrOp::create(b, loc, condition, rest, fail);
-  b.setInsertionPointToStart(fail);
-  auto module = current->getParentOp()->getParentOfType<ModuleOp>();
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto puts = declareFunction(module, "puts",
-                              LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr}));
-  auto abort = declareFunction(module, "abort",
-                               LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(b.getContext()), {}));
-  LLVM::CallOp::create(b, loc, puts, ValueRange{globalString(b, loc, module, message)});
-  LLVM::CallOp::create(b, loc, abort, ValueRange{});
-  LLVM::UnreachableOp::create(b, loc);
-  b.setInsertionPointToStart(rest);
+  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto check = module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper);
+  LLVM::CallOp::create(b, loc, check,
+                       ValueRange{condition, globalString(b, loc, module, message)});
 }
 
 void HostHooks::finishKernel(LLVM::LLVMFuncOp kernel) {

@@ -4,6 +4,8 @@
 
 #include "hadron/Conversion/TargetHooks.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace hadron::host {
 
 /// One CTA runs as one CPU thread: lanes and warps are folded into
@@ -36,6 +38,8 @@ public:
                   llvm::StringRef message) override;
 
 private:
+  static constexpr const char *kAssertHelper = "__hd_assert";
+  void defineAssertHelper(mlir::ModuleOp module, mlir::Location loc);
   mlir::Value gridInfo(mlir::OpBuilder &b, mlir::Location loc, int index);
 
   unsigned vectorBytes;

@@ -68,6 +68,10 @@ public:
   virtual mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc) = 0;
   virtual mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) = 0;
 
+  /// The LLVM sync scope of an atomic of scope `scope` (0 = CTA, 1 = GPU,
+  /// 2 = system, as hd::MemScope). "" is the system scope, always correct.
+  virtual llvm::StringRef atomicSyncScope(int scope) const { return ""; }
+
   /// A CTA-wide barrier that also orders shared-memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
 

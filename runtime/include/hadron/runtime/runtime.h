@@ -259,6 +259,37 @@ HADRON_RUNTIME_API hd_status hd_module_load_ir(hd_device *device, const char *ir
                                                const hd_compile_options *options,
                                                hd_module **out, hd_error *err);
 
+/* A compilation result not loaded on any device: what `hadron compile` and
+ * ahead-of-time tools write out. Owned by the caller; hd_compiled_destroy. */
+typedef struct hd_compiled hd_compiled;
+
+/* Compiles `ir` (textual hd IR, `size` bytes) with the compiler part of the
+ * plugin named `plugin` ("host", "nvidia", ...), without a device: a plugin
+ * whose driver is missing or which has no device still compiles. `options`
+ * may be NULL; a NULL options->arch means the plugin's default arch, and a
+ * non-NULL one must be among the plugin's archs. The compiler part is
+ * loaded as for hd_module_load_ir.
+ *
+ * HD_ERROR_UNSUPPORTED: no plugin of that name was loaded (the message lists
+ * the loaded plugins and, for that name, the load report's reasons or the
+ * directories searched), or its compiler part is absent or unloadable.
+ * HD_ERROR_INVALID_ARGUMENT: an arch the plugin does not list (the message
+ * lists those it does), or a NULL argument. HD_ERROR_COMPILE: the compiler
+ * rejected the IR (its diagnostics in the message). */
+HADRON_RUNTIME_API hd_status hd_context_compile(hd_context *ctx, const char *plugin,
+                                                const char *ir, uint64_t size,
+                                                const hd_compile_options *options,
+                                                hd_compiled **out, hd_error *err);
+
+/* The binary, kernel signatures, assembly and LLVM IR of a compilation,
+ * owned by `compiled` and valid until it is destroyed. NULL for NULL. */
+HADRON_RUNTIME_API const hd_compiled_module *hd_compiled_get(const hd_compiled *compiled);
+
+/* Frees the result (through the compiler part that made it). It need not
+ * outlive the context it was compiled in, nor die before it. NULL is a
+ * no-op. */
+HADRON_RUNTIME_API void hd_compiled_destroy(hd_compiled *compiled);
+
 /* Unloads the module; its kernels become invalid. NULL is a no-op. */
 HADRON_RUNTIME_API hd_status hd_module_destroy(hd_module *module, hd_error *err);
 
