@@ -90,6 +90,16 @@ ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op
   return targets;
 }
 
+/// Replaces `op` by its per-element results: a vector for a tile, the one
+/// value for a scalar.
+void replaceWithElements(ConversionPatternRewriter &rewriter, Operation *op, Type resultType,
+                         ArrayRef<Value> elements) {
+  if (isa<VectorType>(resultType))
+    rewriter.replaceOp(op, pack(rewriter, op->getLoc(), resultType, elements));
+  else
+    rewriter.replaceOp(op, elements.front());
+}
+
 struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
@@ -107,8 +117,7 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
     for (auto [ptr, value] : llvm::zip(targets.ptrs, values))
       old.push_back(LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, value,
                                               ordering(op.getSem()), scope));
-    rewriter.replaceOp(op, isa<VectorType>(resultType) ? pack(rewriter, loc, resultType, old)
-                                                       : old.front());
+    replaceWithElements(rewriter, op, resultType, old);
     return success();
   }
 };
@@ -148,8 +157,7 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
         prev = LLVM::BitcastOp::create(rewriter, loc, element, prev);
       old.push_back(prev);
     }
-    rewriter.replaceOp(op, isa<VectorType>(resultType) ? pack(rewriter, loc, resultType, old)
-                                                       : old.front());
+    replaceWithElements(rewriter, op, resultType, old);
     return success();
   }
 };

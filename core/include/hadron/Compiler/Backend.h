@@ -48,7 +48,7 @@ Result<std::string> emitCode(const llvm::Module &module, llvm::TargetMachine &ma
 /// What code generation made of a module.
 struct GeneratedCode {
   std::string llvmIR;   ///< after optimisation
-  std::string assembly; ///< the machine's textual form (ISA, PTX, ...)
+  std::string assembly; ///< the textual form of the machine code, where the target has one
   std::string object;
 };
 
