@@ -1,11 +1,13 @@
 //===- Module.cpp - Loading binaries and compiling IR ---------------------===//
 
 #include "ErrorReporting.h"
+#include "KernelCache.h"
 #include "Objects.h"
 
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <optional>
 
 using namespace hadron::runtime;
 
@@ -116,6 +118,70 @@ hd_status runCompiler(const hd_compiler_table *compiler, const std::string &who,
   return HD_OK;
 }
 
+// Where a compilation's cache entry lives; an empty `dir` means it is not
+// cached: the cache is off, or stage dumps were asked for (they are written
+// only by a compilation that runs).
+struct CacheSlot {
+  std::string dir;
+  cache::Digest key{};
+};
+
+// `opts.arch` NULL means the compiler's default, which is the plugin's
+// default arch: hd_context_compile passes that one explicitly, so a kernel
+// compiled ahead of time for a plugin's default arch gets the same key as a
+// JIT of the same IR on a device of that arch.
+CacheSlot cacheSlotFor(const Plugin &plugin, const hd_compile_options &opts, const char *ir,
+                       uint64_t size) {
+  CacheSlot slot;
+  if (opts.dump_dir && *opts.dump_dir)
+    return slot;
+  slot.dir = cache::directory();
+  if (slot.dir.empty())
+    return slot;
+  cache::KeyInputs inputs;
+  inputs.plugin = plugin.name;
+  inputs.abiMajor = plugin.abiMajor;
+  inputs.abiMinor = plugin.abiMinor;
+  inputs.arch = opts.arch ? std::string_view(opts.arch) : std::string_view(plugin.defaultArch);
+  inputs.optLevel = opts.opt_level;
+  inputs.ir = std::string_view(ir, size);
+  slot.key = cache::computeKey(inputs);
+  return slot;
+}
+
+// The usable cache entry of `slot`, if any. An unreadable, corrupt or
+// foreign file is a miss (the compilation that follows overwrites it). An
+// entry made by another compiler build is used only when no compiler part
+// can be loaded here: a rebuilt compiler never runs stale code, and a
+// machine with only the runtime still runs what was compiled for it. When
+// the compiler part file is absent, or the entry was made by the build it
+// holds, the compiler part is not loaded at all.
+std::optional<cache::Entry> lookupCached(hd_context *ctx, Plugin &plugin, const CacheSlot &slot) {
+  if (slot.dir.empty())
+    return std::nullopt;
+  std::optional<cache::Entry> entry = cache::load(slot.dir, slot.key, nullptr);
+  if (!entry)
+    return std::nullopt;
+  cache::Digest current = cache::compilerIdentity(plugin.compilerPath);
+  if (cache::isZero(current) || entry->compilerIdentity == current)
+    return entry;
+  const hd_compiler_table *compiler = nullptr;
+  hd_error ignored;
+  if (compilerOf(ctx, plugin, &compiler, &ignored) != HD_OK)
+    return entry;
+  return std::nullopt;
+}
+
+// Records a compilation. A directory that cannot be written only means that
+// nothing is cached.
+void storeCached(const Plugin &plugin, const CacheSlot &slot, const hd_compiled_module &module) {
+  if (slot.dir.empty())
+    return;
+  cache::store(slot.dir, slot.key,
+               cache::Entry::fromCompiled(module, cache::compilerIdentity(plugin.compilerPath)),
+               nullptr);
+}
+
 // Why no plugin called `name` is loaded: its load-report entries, or where
 // no file declared it.
 std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
@@ -138,9 +204,12 @@ std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
 
 } // namespace
 
+/// A compilation result: from the compiler part (`compiler` and `module`
+/// set), or from the kernel cache (`cached` set).
 struct hd_compiled {
   const hd_compiler_table *compiler = nullptr; ///< Stays mapped for the process.
   hd_compiled_module *module = nullptr;
+  std::unique_ptr<cache::CompiledView> cached;
 };
 
 extern "C" {
@@ -168,29 +237,50 @@ hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_module_load_ir: NULL argument");
   *out = nullptr;
   Plugin &plugin = *device->plugin;
-  const hd_compiler_table *compiler = nullptr;
-  if (hd_status s = compilerOf(device->context, plugin, &compiler, err))
-    return s;
-
-  hd_compile_options opts = completeOptions(options);
-  if (!opts.arch) {
-    auto listed = std::find(plugin.archs.begin(), plugin.archs.end(), device->info.arch);
-    if (listed != plugin.archs.end())
-      opts.arch = listed->c_str();
-  }
-
-  hd_compiled_module *compiled = nullptr;
-  hd_status status = runCompiler(compiler, device->name, ir, size, opts, &compiled, err);
-  if (status != HD_OK)
-    return status;
   try {
-    status = loadBinary(device, compiled->binary, compiled->binary_size, compiled->kernels,
-                        compiled->num_kernels, out, err);
+    hd_compile_options opts = completeOptions(options);
+    if (!opts.arch) {
+      auto listed = std::find(plugin.archs.begin(), plugin.archs.end(), device->info.arch);
+      if (listed != plugin.archs.end())
+        opts.arch = listed->c_str();
+    }
+
+    CacheSlot slot = cacheSlotFor(plugin, opts, ir, size);
+    if (std::optional<cache::Entry> entry = lookupCached(device->context, plugin, slot)) {
+      cache::CompiledView view(std::move(*entry));
+      const hd_compiled_module &m = view.module();
+      hd_error loadErr;
+      hd_status status =
+          loadBinary(device, m.binary, m.binary_size, m.kernels, m.num_kernels, out, &loadErr);
+      if (status == HD_OK)
+        return HD_OK;
+      // A cached binary the device refuses is recompiled when a compiler can
+      // be loaded; otherwise the refusal is the answer.
+      const hd_compiler_table *compiler = nullptr;
+      if (compilerOf(device->context, plugin, &compiler, nullptr) != HD_OK)
+        return failWith(err, status, loadErr.message);
+    }
+
+    const hd_compiler_table *compiler = nullptr;
+    if (hd_status s = compilerOf(device->context, plugin, &compiler, err))
+      return s;
+    hd_compiled_module *compiled = nullptr;
+    hd_status status = runCompiler(compiler, device->name, ir, size, opts, &compiled, err);
+    if (status != HD_OK)
+      return status;
+    try {
+      status = loadBinary(device, compiled->binary, compiled->binary_size, compiled->kernels,
+                          compiled->num_kernels, out, err);
+      if (status == HD_OK)
+        storeCached(plugin, slot, *compiled);
+    } catch (const std::bad_alloc &) {
+      status = fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_module_load_ir: out of host memory");
+    }
+    compiler->release(compiled);
+    return status;
   } catch (const std::bad_alloc &) {
-    status = fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_module_load_ir: out of host memory");
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_module_load_ir: out of host memory");
   }
-  compiler->release(compiled);
-  return status;
 }
 
 hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir, uint64_t size,
@@ -221,13 +311,21 @@ hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir
       opts.arch = target.defaultArch.c_str();
     }
 
+    auto result = std::make_unique<hd_compiled>();
+    CacheSlot slot = cacheSlotFor(target, opts, ir, size);
+    if (std::optional<cache::Entry> entry = lookupCached(ctx, target, slot)) {
+      result->cached = std::make_unique<cache::CompiledView>(std::move(*entry));
+      *out = result.release();
+      return HD_OK;
+    }
+
     const hd_compiler_table *compiler = nullptr;
     if (hd_status s = compilerOf(ctx, target, &compiler, err))
       return s;
-    auto result = std::make_unique<hd_compiled>();
     result->compiler = compiler;
     if (hd_status s = runCompiler(compiler, target.name, ir, size, opts, &result->module, err))
       return s;
+    storeCached(target, slot, *result->module);
     *out = result.release();
     return HD_OK;
   } catch (const std::bad_alloc &) {
@@ -236,13 +334,16 @@ hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir
 }
 
 const hd_compiled_module *hd_compiled_get(const hd_compiled *compiled) {
-  return compiled ? compiled->module : nullptr;
+  if (!compiled)
+    return nullptr;
+  return compiled->cached ? &compiled->cached->module() : compiled->module;
 }
 
 void hd_compiled_destroy(hd_compiled *compiled) {
   if (!compiled)
     return;
-  compiled->compiler->release(compiled->module);
+  if (compiled->compiler && compiled->module)
+    compiled->compiler->release(compiled->module);
   delete compiled;
 }
 
