@@ -39,6 +39,36 @@
  *                       before the install's plugin directory.
  *   HADRON_DEVICE       the selector used when hd_context_select is given
  *                       NULL or "".
+ *   HADRON_CACHE_DIR    the kernel cache's directory (see "The kernel cache"
+ *                       below); "off" disables the cache. Unset or empty:
+ *                       $XDG_CACHE_HOME/hadron, else $HOME/.cache/hadron.
+ *
+ * The kernel cache: hd_module_load_ir and hd_context_compile keep what they
+ * compile in `<cache dir>/kernels/<key>.hdk`, and look there first. The key
+ * is a SHA-256 of the IR bytes, the plugin's name and ABI version, the
+ * resolved arch (options->arch, else for hd_module_load_ir the device's arch
+ * when the plugin lists it, else the plugin's default; "native" adds this
+ * CPU's model and features), the opt level and the cache format version. So
+ * hd_context_compile for a plugin and arch fills the entry that
+ * hd_module_load_ir of the same IR and options reads on a device of that
+ * arch: kernels compiled ahead of time on a machine with the compiler run on
+ * one that has only the runtime and the plugins' runtime parts.
+ *  - A hit loads the binary and the kernel signatures (and, for
+ *    hd_context_compile, the assembly and LLVM IR) without loading the
+ *    compiler part. Each entry also records the compiler build that made it
+ *    (size and time of the compiler part and of the libhadron-*.so next to
+ *    this library); an entry of another build is compiled again whenever a
+ *    compiler part can be loaded, and used as it is when none can.
+ *  - A miss compiles and writes the entry atomically (temporary file, then
+ *    rename), so concurrent processes never see half an entry.
+ *  - A damaged entry (bad magic, other format version, another key, sizes
+ *    that do not add up, failed checksum) or a binary the device refuses is
+ *    a miss: compiled again and overwritten. A directory that cannot be
+ *    created or written only means nothing is cached; compiling still
+ *    succeeds.
+ *  - options->dump_dir set: the cache is neither read nor written (the stage
+ *    dumps come only from a compilation that runs).
+ *  - Failed compilations are not cached.
  *===----------------------------------------------------------------------===*/
 #ifndef HADRON_RUNTIME_RUNTIME_H
 #define HADRON_RUNTIME_RUNTIME_H
@@ -254,7 +284,10 @@ HADRON_RUNTIME_API hd_status hd_module_load_binary(hd_device *device, const void
  * HD_ERROR_UNSUPPORTED: the plugin has no compiler part, or its file is
  * missing or cannot be loaded (the message says which file and why), or it
  * was built for another ABI major. HD_ERROR_COMPILE: the compiler rejected
- * the IR (its diagnostics in the message). */
+ * the IR (its diagnostics in the message).
+ *
+ * Goes through the kernel cache (see the top of this file): a hit needs no
+ * compiler part. */
 HADRON_RUNTIME_API hd_status hd_module_load_ir(hd_device *device, const char *ir, uint64_t size,
                                                const hd_compile_options *options,
                                                hd_module **out, hd_error *err);
@@ -275,7 +308,13 @@ typedef struct hd_compiled hd_compiled;
  * directories searched), or its compiler part is absent or unloadable.
  * HD_ERROR_INVALID_ARGUMENT: an arch the plugin does not list (the message
  * lists those it does), or a NULL argument. HD_ERROR_COMPILE: the compiler
- * rejected the IR (its diagnostics in the message). */
+ * rejected the IR (its diagnostics in the message).
+ *
+ * Goes through the kernel cache (see the top of this file) under the key
+ * hd_module_load_ir computes for the same IR and options on a device of the
+ * resolved arch: this is how kernels are compiled ahead of time. A hit needs
+ * no compiler part; its result has the binary, the signatures, and the
+ * assembly and LLVM IR when the compiler gave them. */
 HADRON_RUNTIME_API hd_status hd_context_compile(hd_context *ctx, const char *plugin,
                                                 const char *ir, uint64_t size,
                                                 const hd_compile_options *options,
