@@ -1,0 +1,534 @@
+//===- E2E.h - What every end-to-end test uses -----------------*- C++ -*-===//
+//
+// The suite's session (the device, or the compile-only target), layouts that
+// adapt to the target's warp size, a small builder for textual hd IR,
+// poisoned output buffers, per-test seeds and comparisons with host
+// references. Everything goes through libhadron-runtime: this binary links
+// no LLVM or MLIR, so it runs where only the runtime and the plugins'
+// runtime parts exist. How to run it: the comment at the top of Main.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TESTS_E2E_E2E_H
+#define HADRON_TESTS_E2E_E2E_H
+
+#include "hadron/runtime/Runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace hadron::e2e {
+
+using runtime::Status;
+
+//===----------------------------------------------------------------------===//
+// The session
+//===----------------------------------------------------------------------===//
+
+/// What the kernels are built for, fixed for the process.
+struct Session {
+  /// Empty when the session is usable; else why not.
+  std::string problem;
+  /// True when `problem` should skip the tests rather than fail them (the
+  /// selected device is absent).
+  bool skipAll = false;
+
+  std::optional<runtime::Context> context;
+  std::optional<runtime::Device> device; ///< Empty in compile-only mode.
+  hd_device_info info{};
+
+  /// HADRON_E2E_COMPILE_ONLY=<plugin>:<arch>: compile through
+  /// hd_context_compile for that target and launch nothing.
+  bool compileOnly = false;
+  std::string plugin, arch;
+
+  /// Threads per warp the layouts are written for: the device's warp size,
+  /// or 32 where the device folds warps (warp size 1, the host), or
+  /// HADRON_E2E_WARP_SIZE.
+  unsigned lanes = 32;
+
+  /// "host:0 (native)" or "compile-only nvidia:sm_90a".
+  std::string describe() const;
+};
+
+/// The process's session, made on first use.
+Session &session();
+
+//===----------------------------------------------------------------------===//
+// Seeds
+//===----------------------------------------------------------------------===//
+
+/// The seed of the running test: HADRON_E2E_SEED when set, else from the
+/// clock (a fresh one per test).
+uint64_t testSeed();
+/// "seed 123 (replay: HADRON_E2E_SEED=123 ./hadron-e2e --gtest_filter=Suite.Test)".
+std::string seedMessage(uint64_t seed);
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+/// A blocked layout written for 32 threads per warp; `str` adapts it to the
+/// session's lane count by scaling threadsPerWarp along the fastest
+/// dimensions, so one list of layouts serves warp sizes 16, 32 and 64.
+struct Blocked {
+  std::vector<int> spt, tpw, wpc, order;
+
+  int rank() const { return static_cast<int>(spt.size()); }
+  int numWarps() const;
+  /// threadsPerWarp for `lanes` threads.
+  std::vector<int> lanesFor(unsigned lanes) const;
+  /// The CTA tile along dimension d for `lanes` threads.
+  int tile(int d, unsigned lanes) const;
+  std::string str(unsigned lanes) const;
+  /// For test names: "s4_t32_w4_o0".
+  std::string name() const;
+};
+
+std::string sliceOf(int dim, const std::string &parent);
+
+/// A linear layout over a power-of-two shape whose element bits are handed
+/// out by `perm` (a permutation of the bit positions of the row-major index)
+/// first to registers, then lanes, then warps: any of them is a valid
+/// distributed layout, and a permuted one scatters neighbours across lanes
+/// and warps.
+std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numWarps,
+                         const std::vector<int> &perm);
+
+//===----------------------------------------------------------------------===//
+// Building IR
+//===----------------------------------------------------------------------===//
+
+std::string tensorType(const std::vector<int> &shape, const std::string &elem,
+                       const std::string &layout);
+std::string shapeStr(const std::vector<int> &shape);
+
+/// One kernel in one module: layouts as aliases at the top, arguments, and a
+/// body of SSA lines with fresh names.
+class KernelBuilder {
+public:
+  KernelBuilder(std::string name, int numWarps) : name_(std::move(name)), numWarps_(numWarps) {}
+
+  const std::string &name() const { return name_; }
+  int numWarps() const { return numWarps_; }
+
+  /// Defines `#alias = definition` and returns "#alias".
+  std::string layout(const std::string &alias, const std::string &definition);
+  /// Adds an argument; returns its SSA name. `attrs` e.g.
+  /// "{hd.divisibility = 16 : i32}".
+  std::string arg(const std::string &type, const std::string &attrs = "");
+  /// `%vN = rhs`; returns %vN.
+  std::string let(const std::string &rhs);
+  /// `%vN:count = rhs`; returns %vN#0 ... %vN#(count-1).
+  std::vector<std::string> letMany(int count, const std::string &rhs);
+  /// A line as it is (a store, a region's lines, ...).
+  void line(const std::string &text);
+  /// A fresh SSA name not bound yet (for region arguments).
+  std::string fresh();
+
+  // Common shapes of code.
+  std::string constI32(int64_t v) { return let("arith.constant " + std::to_string(v) + " : i32"); }
+  std::string constIndex(int64_t v) {
+    return let("arith.constant " + std::to_string(v) + " : index");
+  }
+  std::string splat(const std::string &scalar, const std::string &type) {
+    return let("hd.splat " + scalar + " : " + type);
+  }
+  /// `hd.splat %base` + `hd.addptr` by `offsets` (i32, type `offType`).
+  std::string pointers(const std::string &base, const std::string &elem,
+                       const std::string &offsets, const std::vector<int> &shape,
+                       const std::string &layout);
+
+  /// A 1-D tile: offsets start + arange(n) and mask offsets < limit.
+  struct Tile {
+    std::string offsets, mask;
+  };
+  Tile tile1d(int n, const std::string &layout, const std::string &start,
+              const std::string &limit);
+  /// A 2-D tile of `layout` (rank 2): offsets (row0 + i) * ld + col0 + j and
+  /// mask row0 + i < rows && col0 + j < cols. Defines the two slice layouts
+  /// of `layout` (named after it) on first use.
+  Tile tile2d(const std::vector<int> &shape, const std::string &layout, const std::string &row0,
+              const std::string &col0, const std::string &ld, const std::string &rows,
+              const std::string &cols);
+
+  std::string str() const;
+
+private:
+  std::string name_;
+  int numWarps_;
+  std::vector<std::pair<std::string, std::string>> layouts_;
+  std::vector<std::string> args_, body_;
+  int next_ = 0;
+};
+
+/// `text` with line numbers, for failure messages.
+std::string numbered(const std::string &text);
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+/// IEEE binary16, stored as its bits.
+struct Half {
+  uint16_t bits = 0;
+};
+Half toHalf(float f);
+float fromHalf(Half h);
+
+template <typename T> T poisonValue() {
+  if constexpr (std::is_same_v<T, float>) {
+    uint32_t b = 0x7fa5a5a5; // a NaN no kernel computes
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  } else if constexpr (std::is_same_v<T, double>) {
+    uint64_t b = 0x7ff4a5a5a5a5a5a5ull;
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+  } else if constexpr (std::is_same_v<T, Half>) {
+    return Half{0x7d55};
+  } else {
+    T v;
+    std::memset(&v, 0xAA, sizeof v);
+    return v;
+  }
+}
+
+template <typename T> bool sameBits(const T &a, const T &b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// A device buffer with a host copy. Outputs are re-poisoned before every
+/// launch (Program::launch does it), so an element a kernel fails to write
+/// keeps the poison and fails the comparison.
+template <typename T> class Buf {
+public:
+  Buf(std::vector<T> host, bool output) : host_(std::move(host)), output_(output) {}
+  std::vector<T> &host() { return host_; }
+  const std::vector<T> &host() const { return host_; }
+  size_t size() const { return host_.size(); }
+  bool isOutput() const { return output_; }
+
+  Status create(const runtime::Device &device) {
+    auto b = device.alloc(std::max<size_t>(1, host_.size()) * sizeof(T));
+    if (!b)
+      return b.status();
+    dev_.emplace(std::move(b).value());
+    return upload();
+  }
+  Status upload() {
+    if (!dev_)
+      return Status();
+    return dev_->copyFromHost(host_.data(), host_.size() * sizeof(T));
+  }
+  Status poison() {
+    std::fill(host_.begin(), host_.end(), poisonValue<T>());
+    return upload();
+  }
+  Status download() {
+    if (!dev_)
+      return Status();
+    return dev_->copyToHost(host_.data(), host_.size() * sizeof(T));
+  }
+  hd_arg arg() const { return dev_ ? dev_->arg() : runtime::arg::ptr(0); }
+
+private:
+  std::vector<T> host_;
+  bool output_;
+  std::optional<runtime::Buffer> dev_;
+};
+
+/// What Program::launch poisons before and reads back after a launch.
+struct AnyBuf {
+  std::function<Status()> poison, download;
+};
+template <typename T> AnyBuf io(Buf<T> &b) {
+  return {[&b] { return b.poison(); }, [&b] { return b.download(); }};
+}
+
+//===----------------------------------------------------------------------===//
+// Programs: compile, then launch
+//===----------------------------------------------------------------------===//
+
+/// The kernels of one test. `add` compiles at once (for the device, or
+/// through hd_context_compile in compile-only mode) and collects failures;
+/// E2E_READY then fails the test on a compile error, or skips it in
+/// compile-only mode, after every kernel of the test was compiled.
+class Program {
+public:
+  /// Returns the kernel's index for launch().
+  int add(const KernelBuilder &kernel);
+  int add(const std::string &ir, const std::string &kernel);
+
+  bool compileOnly() const { return session().compileOnly; }
+  const std::string &errors() const { return errors_; }
+  /// Only the compiler's messages, without the IR.
+  const std::string &firstError() const { return firstError_; }
+  std::string compileOnlySummary() const;
+
+  /// Makes a device buffer (a no-op in compile-only mode, where nothing
+  /// launches).
+  template <typename T> Buf<T> input(std::vector<T> host) {
+    Buf<T> b(std::move(host), false);
+    if (session().device)
+      track(b.create(*session().device));
+    return b;
+  }
+  template <typename T> Buf<T> output(size_t n) {
+    Buf<T> b(std::vector<T>(n, poisonValue<T>()), true);
+    if (session().device)
+      track(b.create(*session().device));
+    return b;
+  }
+  const std::string &bufferErrors() const { return bufferErrors_; }
+
+  /// Poisons `outputs`, launches kernel `k` on `grid`, synchronises and
+  /// downloads `outputs`. The status is the launch's or the
+  /// synchronisation's, with the kernel's name.
+  Status launch(int k, std::array<uint32_t, 3> grid, const std::vector<hd_arg> &args,
+                std::vector<AnyBuf> outputs);
+
+  const hd_kernel_signature *signature(int k) const;
+
+private:
+  void track(const Status &s) {
+    if (!s)
+      bufferErrors_ += s.message() + "\n";
+  }
+  struct Entry {
+    std::string name;
+    std::optional<runtime::Module> module;
+    std::optional<runtime::Kernel> kernel;
+  };
+  std::vector<std::unique_ptr<Entry>> kernels_;
+  std::string errors_, firstError_, bufferErrors_;
+};
+
+/// Features being lowered now: a tiny probe kernel of each is compiled
+/// once per process; a test that needs one skips with "not lowered yet:
+/// <the compile error>" until the probe compiles.
+enum class Feature {
+  SharedMemory,      // local_alloc/local_load/local_store/local_dealloc
+  MemdescViews,      // memdesc_slice/index/permute
+  AsyncCopy,         // async_copy/commit_group/wait
+  Barrier,           // hd.barrier between shared-memory accesses
+  CrossLaneConvert,  // convert_layout moving elements between lanes and warps
+  CrossWarpReduce,   // reduce/scan whose axis spans lanes and warps
+};
+/// True when the probe compiles; else `why` holds the compile error.
+bool lowered(Feature feature, std::string *why);
+
+//===----------------------------------------------------------------------===//
+// Comparisons
+//===----------------------------------------------------------------------===//
+
+/// Reports up to 10 mismatching elements and the count; `check(i)` returns
+/// a description of what is wrong with element i, or nothing.
+void expectAll(size_t n, const std::function<std::optional<std::string>(size_t)> &check,
+               const std::string &what);
+
+template <typename T> std::string show(const T &v) {
+  std::ostringstream s;
+  if constexpr (std::is_same_v<T, Half>)
+    s << fromHalf(v) << " (0x" << std::hex << v.bits << ")";
+  else if constexpr (std::is_floating_point_v<T>)
+    s.precision(std::is_same_v<T, float> ? 9 : 17), s << v;
+  else if constexpr (sizeof(T) == 1)
+    s << static_cast<int>(v);
+  else
+    s << v;
+  return s.str();
+}
+
+/// Bit-exact (NaN equals NaN of any payload except the poison's).
+template <typename T>
+void expectExact(const std::vector<T> &got, const std::vector<T> &want, const std::string &what,
+                 size_t count = SIZE_MAX) {
+  size_t n = std::min(count, want.size());
+  ASSERT_GE(got.size(), n) << what;
+  expectAll(
+      n,
+      [&](size_t i) -> std::optional<std::string> {
+        if (sameBits(got[i], poisonValue<T>()) && !sameBits(want[i], poisonValue<T>()))
+          return "not written (still poisoned)";
+        if constexpr (std::is_floating_point_v<T>)
+          if (std::isnan(got[i]) && std::isnan(want[i]))
+            return std::nullopt;
+        if constexpr (std::is_same_v<T, Half>) {
+          bool gn = (got[i].bits & 0x7c00) == 0x7c00 && (got[i].bits & 0x3ff);
+          bool wn = (want[i].bits & 0x7c00) == 0x7c00 && (want[i].bits & 0x3ff);
+          if (gn && wn)
+            return std::nullopt;
+        }
+        if (sameBits(got[i], want[i]))
+          return std::nullopt;
+        return "got " + show(got[i]) + ", want " + show(want[i]);
+      },
+      what);
+}
+
+/// Distance in units in the last place between two finite floats of one
+/// sign (the integer order of IEEE bit patterns).
+int64_t ulpDistance(double a, double b, bool single);
+
+/// Equal within `ulps`, or within `absTol` (for results near zero, where
+/// ULPs are meaningless after cancellation). NaN matches NaN, infinities
+/// must match exactly.
+template <typename T>
+void expectClose(const std::vector<T> &got, const std::vector<T> &want, int64_t ulps,
+                 double absTol, const std::string &what, size_t count = SIZE_MAX) {
+  size_t n = std::min(count, want.size());
+  ASSERT_GE(got.size(), n) << what;
+  expectAll(
+      n,
+      [&](size_t i) -> std::optional<std::string> {
+        double g, w;
+        if constexpr (std::is_same_v<T, Half>) {
+          if (got[i].bits == poisonValue<Half>().bits)
+            return "not written (still poisoned)";
+          g = fromHalf(got[i]), w = fromHalf(want[i]);
+        } else {
+          if (sameBits(got[i], poisonValue<T>()))
+            return "not written (still poisoned)";
+          g = got[i], w = want[i];
+        }
+        if (std::isnan(g) || std::isnan(w))
+          return std::isnan(g) && std::isnan(w)
+                     ? std::nullopt
+                     : std::optional<std::string>("got " + show(got[i]) + ", want " +
+                                                  show(want[i]));
+        if (g == w || std::fabs(g - w) <= absTol)
+          return std::nullopt;
+        if (!std::isinf(g) && !std::isinf(w)) {
+          int64_t d;
+          if constexpr (std::is_same_v<T, Half>)
+            d = std::llabs(int64_t(toHalf(float(g)).bits) - int64_t(toHalf(float(w)).bits));
+          else
+            d = ulpDistance(g, w, std::is_same_v<T, float>);
+          if (d <= ulps)
+            return std::nullopt;
+          return "got " + show(got[i]) + ", want " + show(want[i]) + " (" + std::to_string(d) +
+                 " ulp, allowed " + std::to_string(ulps) + ")";
+        }
+        return "got " + show(got[i]) + ", want " + show(want[i]);
+      },
+      what);
+}
+
+/// Elements [from, to) still hold the poison: nothing was written past the
+/// end.
+template <typename T>
+void expectPoisoned(const std::vector<T> &got, size_t from, size_t to, const std::string &what) {
+  expectAll(
+      to - from,
+      [&](size_t i) -> std::optional<std::string> {
+        if (sameBits(got[from + i], poisonValue<T>()))
+          return std::nullopt;
+        return "element " + std::to_string(from + i) + " past the end was written: " +
+               show(got[from + i]);
+      },
+      what);
+}
+
+/// Random values of T in [lo, hi] (integers) or [lo, hi) (floats).
+template <typename T> std::vector<T> randomVector(std::mt19937_64 &rng, size_t n, double lo,
+                                                  double hi) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<T, Half>) {
+    std::uniform_real_distribution<float> d(static_cast<float>(lo), static_cast<float>(hi));
+    for (Half &x : v)
+      x = toHalf(d(rng));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> d(static_cast<T>(lo), static_cast<T>(hi));
+    for (T &x : v)
+      x = d(rng);
+  } else {
+    std::uniform_int_distribution<int64_t> d(static_cast<int64_t>(lo), static_cast<int64_t>(hi));
+    for (T &x : v)
+      x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+/// A scalar launch argument of T's kind.
+template <typename T> hd_arg scalarArg(T v) {
+  if constexpr (std::is_same_v<T, Half>)
+    return runtime::arg::floating(HD_ARG_F16, fromHalf(v));
+  else if constexpr (std::is_same_v<T, float>)
+    return runtime::arg::f32(v);
+  else if constexpr (std::is_same_v<T, double>)
+    return runtime::arg::f64(v);
+  else if constexpr (sizeof(T) == 1)
+    return runtime::arg::integer(HD_ARG_I8, v);
+  else if constexpr (sizeof(T) == 2)
+    return runtime::arg::integer(HD_ARG_I16, v);
+  else if constexpr (sizeof(T) == 4)
+    return runtime::arg::i32(static_cast<int32_t>(v));
+  else
+    return runtime::arg::i64(static_cast<int64_t>(v));
+}
+
+/// A size in [1, max] that is not a multiple of `tile` (unless max < tile).
+int tailSize(std::mt19937_64 &rng, int tile, int max);
+
+inline uint32_t ceilDiv(int64_t a, int64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+/// Test names from free text: letters and digits kept, the rest '_'.
+std::string identifier(const std::string &text);
+
+} // namespace hadron::e2e
+
+/// Opens every test: the session (skipping or failing the test when it is
+/// unusable), a seeded `rng` and the seed in every failure message.
+#define E2E_BEGIN()                                                                              \
+  ::hadron::e2e::Session &S = ::hadron::e2e::session();                                         \
+  if (!S.problem.empty()) {                                                                      \
+    if (S.skipAll)                                                                               \
+      GTEST_SKIP() << S.problem;                                                                 \
+    FAIL() << S.problem;                                                                         \
+  }                                                                                              \
+  const uint64_t e2eSeed = ::hadron::e2e::testSeed();                                            \
+  std::mt19937_64 rng(e2eSeed);                                                                  \
+  SCOPED_TRACE(::hadron::e2e::seedMessage(e2eSeed));                                             \
+  (void)S;                                                                                       \
+  (void)rng
+
+/// After the kernels were added: fails on a compile or allocation error,
+/// skips the launches in compile-only mode.
+#define E2E_READY(prog)                                                                          \
+  do {                                                                                           \
+    if (!(prog).errors().empty())                                                                \
+      FAIL() << (prog).errors();                                                                 \
+    if ((prog).compileOnly())                                                                    \
+      GTEST_SKIP() << (prog).compileOnlySummary();                                               \
+    if (!(prog).bufferErrors().empty())                                                          \
+      FAIL() << (prog).bufferErrors();                                                           \
+  } while (0)
+
+/// Skips a test whose op is not lowered yet for this target.
+#define E2E_REQUIRE(feature)                                                                     \
+  do {                                                                                           \
+    std::string e2eWhy;                                                                          \
+    if (!::hadron::e2e::lowered(::hadron::e2e::Feature::feature, &e2eWhy))                       \
+      GTEST_SKIP() << "not lowered yet: " << e2eWhy;                                             \
+  } while (0)
+
+#define E2E_LAUNCH(prog, ...)                                                                    \
+  do {                                                                                           \
+    ::hadron::runtime::Status e2eStatus = (prog).launch(__VA_ARGS__);                            \
+    ASSERT_TRUE(e2eStatus.ok()) << e2eStatus.message();                                          \
+  } while (0)
+
+#endif // HADRON_TESTS_E2E_E2E_H
