@@ -1,0 +1,281 @@
+//===- NvidiaHooks.cpp - NVIDIA GPUs' answers to the target hooks ---------===//
+
+#include "NvidiaHooks.h"
+
+#include "../NvidiaKernelABI.h"
+
+#include "hadron/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace hadron::nvidia {
+
+namespace {
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(v));
+}
+
+Value readSpecialRegister(OpBuilder &b, Location loc, llvm::StringRef name) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getI32Type(),
+                                       b.getStringAttr("llvm.nvvm.read.ptx.sreg." + name.str()),
+                                       ValueRange{})
+      .getResult(0);
+}
+
+const char *axisName(int axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z"; }
+
+ModuleOp enclosingModule(OpBuilder &b) {
+  return b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+}
+
+LLVM::LLVMFuncOp declareFunction(ModuleOp module, StringRef name, LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+/// A generic pointer to a NUL-terminated copy of `text`, kept in global
+/// memory (address space 1) as CUDA keeps string literals.
+Value globalString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) {
+  std::string name = "__hd_str" + std::to_string(llvm::hash_value(text) & 0xffffffff);
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size() + 1);
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder g = OpBuilder::atBlockBegin(module.getBody());
+    std::string withNul = text.str();
+    withNul.push_back('\0');
+    LLVM::GlobalOp::create(g, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal, name,
+                           g.getStringAttr(withNul), /*alignment=*/1, /*addrSpace=*/1);
+  }
+  MLIRContext *ctx = b.getContext();
+  Value global =
+      LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1), name);
+  return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), global);
+}
+
+} // namespace
+
+void NvidiaHooks::beginKernel(Block &entry, unsigned) {
+  MLIRContext *ctx = entry.getParentOp()->getContext();
+  Location loc = entry.getParentOp()->getLoc();
+  auto module = entry.getParentOp()->getParentOfType<ModuleOp>();
+
+  // The dynamic shared-memory array, declared once per module: every kernel
+  // sees its own allocation under this name (`extern __shared__`).
+  if (!module.lookupSymbol<LLVM::GlobalOp>(HD_NVIDIA_SHARED_SYMBOL)) {
+    OpBuilder g = OpBuilder::atBlockBegin(module.getBody());
+    LLVM::GlobalOp::create(g, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           HD_NVIDIA_SHARED_SYMBOL, Attribute(), /*alignment=*/16,
+                           /*addrSpace=*/3);
+  }
+  defineAssertHelper(entry);
+
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Value tid = readSpecialRegister(b, loc, "tid.x");
+  lane = LLVM::AndOp::create(b, loc, tid, i32Const(b, loc, HD_NVIDIA_WARP_SIZE - 1));
+  warp = LLVM::LShrOp::create(b, loc, tid, i32Const(b, loc, 5));
+}
+
+void NvidiaHooks::finishKernel(LLVM::LLVMFuncOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  kernel.setCConv(LLVM::CConv::PTX_Kernel);
+  kernel.setLinkage(LLVM::Linkage::External);
+  kernel->setAttr("nvvm.kernel", UnitAttr::get(ctx));
+  // The runtime launches exactly num_warps * 32 threads: telling ptxas so
+  // (.reqntid; it excludes .maxntid) bounds its register allocation.
+  unsigned numWarps = 4;
+  if (auto target = hd::getTarget(kernel->getParentOfType<ModuleOp>()))
+    numWarps = target.getNumWarps();
+  kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(
+                                      ctx, {static_cast<int32_t>(numWarps * HD_NVIDIA_WARP_SIZE)}));
+}
+
+Value NvidiaHooks::programId(OpBuilder &b, Location loc, int axis) {
+  return readSpecialRegister(b, loc, std::string("ctaid.") + axisName(axis));
+}
+
+Value NvidiaHooks::numPrograms(OpBuilder &b, Location loc, int axis) {
+  return readSpecialRegister(b, loc, std::string("nctaid.") + axisName(axis));
+}
+
+llvm::StringRef NvidiaHooks::atomicSyncScope(int scope) const {
+  // NVPTX's names for the CTA and GPU scopes; "" is the system scope.
+  switch (scope) {
+  case 0: return "block";
+  case 1: return "device";
+  default: return "";
+  }
+}
+
+void NvidiaHooks::barrier(OpBuilder &b, Location loc) {
+  // bar.sync 0 (what nvvm.barrier0 is): all threads of the CTA, and it
+  // orders their shared-memory accesses.
+  LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.aligned.all"),
+                                ValueRange{i32Const(b, loc, 0)});
+}
+
+Value NvidiaHooks::sharedMemoryBase(OpBuilder &b, Location loc) {
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                   HD_NVIDIA_SHARED_SYMBOL);
+}
+
+/// shfl.sync of one i32 or f32 across the full warp.
+Value NvidiaHooks::shuffle32(OpBuilder &b, Location loc, Value value, Value laneOrMask,
+                             ShuffleKind kind) {
+  // The `c` operand packs the segment mask (bits 8..12, 0: one 32-lane
+  // segment) and the clamp: the highest source lane for bfly/idx/down, the
+  // lowest (0) for up, as CUDA's __shfl_*_sync pass it.
+  const char *mode = "bfly";
+  int clamp = HD_NVIDIA_WARP_SIZE - 1;
+  switch (kind) {
+  case ShuffleKind::Xor: mode = "bfly"; break;
+  case ShuffleKind::Idx: mode = "idx"; break;
+  case ShuffleKind::Down: mode = "down"; break;
+  case ShuffleKind::Up:
+    mode = "up";
+    clamp = 0;
+    break;
+  }
+  bool isFloat = value.getType().isF32();
+  std::string name = std::string("llvm.nvvm.shfl.sync.") + mode + (isFloat ? ".f32" : ".i32");
+  Value operands[] = {i32Const(b, loc, -1), value, laneOrMask, i32Const(b, loc, clamp)};
+  return LLVM::CallIntrinsicOp::create(b, loc, value.getType(), b.getStringAttr(name), operands)
+      .getResult(0);
+}
+
+Value NvidiaHooks::shuffle(OpBuilder &b, Location loc, Value value, Value laneOrMask,
+                           ShuffleKind kind) {
+  Type type = value.getType();
+  if (type.isF32() || type.isInteger(32))
+    return shuffle32(b, loc, value, laneOrMask, kind);
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  // Anything else moves as its bits: a pointer as its address, a float or a
+  // vector as an integer of its width, widened to whole 32-bit words.
+  Value bits = value;
+  unsigned width;
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    bits = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+    width = 64;
+  } else if (auto intType = dyn_cast<IntegerType>(type)) {
+    width = intType.getWidth();
+  } else {
+    width = static_cast<unsigned>(LLVM::getPrimitiveTypeSizeInBits(type));
+    bits = LLVM::BitcastOp::create(b, loc, IntegerType::get(ctx, width), value);
+  }
+  unsigned words = (width + 31) / 32;
+  Type wide = IntegerType::get(ctx, words * 32);
+  if (words * 32 != width)
+    bits = LLVM::ZExtOp::create(b, loc, wide, bits);
+  Value moved;
+  if (words == 1) {
+    moved = shuffle32(b, loc, bits, laneOrMask, kind);
+  } else {
+    auto vecType = VectorType::get({static_cast<int64_t>(words)}, i32);
+    Value vec = LLVM::BitcastOp::create(b, loc, vecType, bits);
+    Value out = LLVM::UndefOp::create(b, loc, vecType);
+    for (unsigned w = 0; w < words; ++w) {
+      Value index = i32Const(b, loc, w);
+      Value word = LLVM::ExtractElementOp::create(b, loc, vec, index);
+      out = LLVM::InsertElementOp::create(b, loc, out,
+                                          shuffle32(b, loc, word, laneOrMask, kind), index);
+    }
+    moved = LLVM::BitcastOp::create(b, loc, wide, out);
+  }
+  if (words * 32 != width)
+    moved = LLVM::TruncOp::create(b, loc, IntegerType::get(ctx, width), moved);
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, moved);
+  if (!isa<IntegerType>(type))
+    return LLVM::BitcastOp::create(b, loc, type, moved);
+  return moved;
+}
+
+void NvidiaHooks::print(OpBuilder &b, Location loc, StringRef format, ValueRange args) {
+  ModuleOp module = enclosingModule(b);
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto vprintf = declareFunction(module, "vprintf",
+                                 LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr}));
+  Value buffer = LLVM::ZeroOp::create(b, loc, ptr);
+  if (!args.empty()) {
+    // vprintf reads its arguments from a buffer laid out like a struct of
+    // them: each at its natural alignment, as CUDA C++ builds it. The
+    // buffer is an alloca in the entry block, so a print in a loop does not
+    // grow the stack.
+    SmallVector<Type> fields;
+    for (Value v : args)
+      fields.push_back(v.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block &entry = b.getInsertionBlock()->getParent()->front();
+      b.setInsertionPointToStart(&entry);
+      buffer = LLVM::AllocaOp::create(b, loc, ptr, structType, i32Const(b, loc, 1),
+                                      /*alignment=*/8);
+    }
+    for (auto [i, v] : llvm::enumerate(args)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, structType, buffer,
+                                       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, v, slot);
+    }
+  }
+  Value operands[] = {globalString(b, loc, module, format), buffer};
+  LLVM::CallOp::create(b, loc, vprintf, operands);
+}
+
+/// `__hd_assert(i1 ok, ptr message)`: where !ok, calls CUDA's __assertfail
+/// (which prints the message with the failing block and thread and stops
+/// the kernel: the launch then fails with CUDA_ERROR_ASSERT), then traps.
+/// Defined before lowering because a conversion pattern must not split
+/// blocks behind the rewriter's back.
+void NvidiaHooks::defineAssertHelper(Block &entry) {
+  auto module = entry.getParentOp()->getParentOfType<ModuleOp>();
+  if (module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper))
+    return;
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  auto i32 = IntegerType::get(ctx, 32);
+  auto i64 = IntegerType::get(ctx, 64);
+  auto assertfail = declareFunction(
+      module, "__assertfail", LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i32, ptr, i64}));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = LLVM::LLVMFuncOp::create(
+      b, loc, kAssertHelper,
+      LLVM::LLVMFunctionType::get(voidType, {IntegerType::get(ctx, 1), ptr}),
+      LLVM::Linkage::Internal);
+  Block *body = func.addEntryBlock(b);
+  Block *failed = b.createBlock(&func.getBody());
+  Block *done = b.createBlock(&func.getBody());
+  b.setInsertionPointToEnd(body);
+  LLVM::CondBrOp::create(b, loc, body->getArgument(0), done, failed);
+  b.setInsertionPointToEnd(failed);
+  // The message already names the file and line; file and function stay
+  // empty rather than repeating them.
+  Value empty = globalString(b, loc, module, "");
+  Value operands[] = {body->getArgument(1), empty,
+                      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)), empty,
+                      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1))};
+  LLVM::CallOp::create(b, loc, assertfail, operands);
+  LLVM::Trap::create(b, loc);
+  LLVM::UnreachableOp::create(b, loc);
+  b.setInsertionPointToEnd(done);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+void NvidiaHooks::assertTrue(OpBuilder &b, Location loc, Value condition, StringRef message) {
+  ModuleOp module = enclosingModule(b);
+  auto check = module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper);
+  LLVM::CallOp::create(b, loc, check,
+                       ValueRange{condition, globalString(b, loc, module, message)});
+}
+
+} // namespace hadron::nvidia

@@ -1,0 +1,60 @@
+//===- NvidiaHooks.h - NVIDIA GPUs' answers to the target hooks -*- C++ -*-===//
+//
+// A CTA is a 1-D block of num_warps * 32 threads. Ids come from the special
+// registers (tid.x, ctaid, nctaid), lane = tid.x & 31 and warp = tid.x >> 5;
+// barriers are bar.sync 0, shuffles shfl.sync with a full mask, shared
+// memory is the kernel's dynamic shared array (address space 3), print is
+// vprintf and assert __assertfail, as CUDA C++ does them.
+//
+// The core's distribute conversion admits LLVM-dialect ops only, so these
+// hooks emit the NVVM intrinsics as llvm.call_intrinsic;
+// raiseToNVVM (NvvmDialect.h) then rewrites them into NVVM dialect ops
+// after distribute, and the NVVM translation turns those into LLVM IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TARGETS_NVIDIA_COMPILER_NVIDIAHOOKS_H
+#define HADRON_TARGETS_NVIDIA_COMPILER_NVIDIAHOOKS_H
+
+#include "hadron/Conversion/TargetHooks.h"
+
+namespace hadron::nvidia {
+
+class NvidiaHooks : public TargetHooks {
+public:
+  bool foldsThreadsIntoRegisters() const override { return false; }
+  unsigned globalAddressSpace() const override { return 1; }
+  unsigned sharedAddressSpace() const override { return 3; }
+  unsigned maxVectorBytes() const override { return 16; }
+  bool vectorAccessNeedsAlignment() const override { return true; }
+  void appendImplicitKernelArgs(mlir::MLIRContext *ctx,
+                                llvm::SmallVectorImpl<mlir::Type> &types) const override {}
+  void beginKernel(mlir::Block &entry, unsigned firstImplicitArg) override;
+  void finishKernel(mlir::LLVM::LLVMFuncOp func) override;
+  mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, int axis) override;
+  mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, int axis) override;
+  mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc) override { return lane; }
+  mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) override { return warp; }
+  llvm::StringRef atomicSyncScope(int scope) const override;
+  void barrier(mlir::OpBuilder &b, mlir::Location loc) override;
+  mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
+  mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      mlir::Value laneOrMask, ShuffleKind kind) override;
+  void print(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef format,
+             mlir::ValueRange args) override;
+  void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
+                  llvm::StringRef message) override;
+
+private:
+  static constexpr const char *kAssertHelper = "__hd_assert";
+  void defineAssertHelper(mlir::Block &entry);
+  mlir::Value shuffle32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                        mlir::Value laneOrMask, ShuffleKind kind);
+
+  /// Computed at the start of the kernel's entry block (op results, so they
+  /// survive the signature conversion and dominate every use).
+  mlir::Value lane, warp;
+};
+
+} // namespace hadron::nvidia
+
+#endif // HADRON_TARGETS_NVIDIA_COMPILER_NVIDIAHOOKS_H

@@ -1,0 +1,131 @@
+//===- NvidiaModel.h - The memory-hierarchy model of NVIDIA GPUs -*- C++ -*-===//
+//
+// What Hadron knows about each NVIDIA architecture it compiles for, without a
+// device: the numbers the core's verifier and passes read (warp size, threads
+// and shared memory per CTA), the rest of the memory hierarchy (banks, cache
+// lines, L1/L2, registers), the async-copy engines and the matrix
+// instructions with their register fragments written as linear layouts.
+//
+// The compiler part fills the module's #hd.target from an ArchModel; the
+// runtime part answers hd_device_info from the same table and refines it
+// with what the driver reports for the device at hand (SM count, opt-in
+// shared memory, L2 size, memory size). Per-SKU figures (SM count, L2) are
+// those of the representative device named in each entry; they are only
+// defaults until a device refines them.
+//
+// Sources: the CUDA C++ Programming Guide, "Compute Capabilities" table
+// (threads, shared memory, registers per compute capability), and the PTX
+// ISA (mma.sync and wgmma fragment layouts, cp.async / cp.async.bulk.tensor
+// availability). The table is plain data so that the runtime part, which
+// links no LLVM or MLIR, can use it; the fragment layouts are built by
+// fragmentLayout() in NvidiaMatrixLayouts.cpp, which needs libhadron-layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TARGETS_NVIDIA_MODEL_NVIDIAMODEL_H
+#define HADRON_TARGETS_NVIDIA_MODEL_NVIDIAMODEL_H
+
+#include "hadron/Layout/LinearLayout.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hadron::nvidia {
+
+/// Engines that copy global memory to shared memory without registers.
+enum AsyncCopyKind : unsigned {
+  kAsyncCopyNone = 0,
+  /// cp.async (4, 8 or 16 bytes per thread, commit/wait groups): sm_80+.
+  kAsyncCopyCpAsync = 1u << 0,
+  /// The Tensor Memory Accelerator, cp.async.bulk.tensor with a tensor map,
+  /// and cp.async.bulk for 1-D ranges, completing on an mbarrier: sm_90+.
+  kAsyncCopyTma = 1u << 1,
+};
+
+/// One architecture. Fields that vary between SKUs of one architecture
+/// (smCount, l2Bytes) are the representative device's.
+struct ArchModel {
+  const char *arch;           ///< "sm_90a": the name --target and the runtime use
+  unsigned computeCapability; ///< major * 10 + minor: 90
+  bool archSpecific;          ///< the 'a' variant: arch-specific instructions (wgmma)
+  const char *representative; ///< the device whose SKU figures are quoted
+
+  unsigned warpSize;            ///< 32 on every NVIDIA GPU
+  unsigned maxThreadsPerCTA;    ///< 1024
+  unsigned maxThreadsPerSM;     ///< resident threads
+  unsigned maxCTAsPerSM;        ///< resident CTAs
+  unsigned registersPerSM;      ///< 32-bit registers: 64K
+  unsigned maxRegistersPerThread; ///< 255
+
+  uint64_t sharedBytesPerCTA;      ///< without opting in: 48 KiB
+  uint64_t sharedBytesPerCTAOptIn; ///< the most one CTA may ask for
+  uint64_t sharedBytesPerSM;       ///< the most an SM gives its CTAs together
+  uint64_t l1AndSharedBytesPerSM;  ///< the unified L1 / shared array
+  unsigned sharedBanks;            ///< 32
+  unsigned sharedBankBytes;        ///< 4
+  unsigned cacheLineBytes;         ///< 128 (L1 lines; L2 sectors are 32 B)
+  uint64_t l2Bytes;                ///< representative device's
+  unsigned smCount;                ///< representative device's
+  unsigned maxVectorBytes;         ///< widest per-thread global/shared access: 16
+
+  unsigned asyncCopy; ///< AsyncCopyKind bits
+};
+
+/// The architectures this plugin compiles for, in the order of the
+/// plugin's descriptor (the first is the default: sm_80 runs on every GPU
+/// of compute capability 8.x and its PTX JIT-compiles on newer ones).
+const std::vector<ArchModel> &archModels();
+/// The entry for `arch`, or nullptr.
+const ArchModel *findArch(std::string_view arch);
+/// The architecture name of a device of compute capability major.minor:
+/// "sm_86", and "sm_90a" / "sm_100a" for 9.0 / 10.0, whose arch-specific
+/// instructions the device has.
+std::string archName(int major, int minor);
+
+/// How a matrix instruction is issued.
+enum class MatrixFamily {
+  /// mma.sync: one warp, A, B and the accumulator in registers.
+  MmaSync,
+  /// wgmma.mma_async: a warpgroup of 4 warps, A in registers or shared
+  /// memory, B in shared memory (a matrix descriptor), the accumulator in
+  /// registers. N is a multiple of 8 from 8 to 256.
+  Wgmma,
+};
+
+enum class MatrixOperand { A, B, Accumulator };
+
+/// A matrix (tensor core) instruction: D (MxN) = A (MxK) * B (KxN) + C.
+/// Declared only; the lowering of hd.dot to them comes later.
+struct MatrixInstr {
+  const char *name; ///< "mma.m16n8k16.f16": the `instr` of an #hd.mma layout
+  const char *ptx;  ///< the PTX instruction it stands for
+  MatrixFamily family;
+  unsigned m, n, k; ///< for wgmma n is the largest N (256)
+  unsigned nMin;    ///< smallest N (wgmma: 8); n for mma.sync
+  const char *aType, *bType, *accType;
+  unsigned minComputeCapability;
+  bool needsArchSpecific; ///< only on the 'a' arch of that compute capability
+};
+
+/// Every matrix instruction the model declares.
+const std::vector<MatrixInstr> &matrixInstructions();
+/// Those `arch` can issue.
+std::vector<const MatrixInstr *> matrixInstructions(const ArchModel &arch);
+/// The entry named `name`, or nullptr.
+const MatrixInstr *findMatrixInstr(std::string_view name);
+
+/// Where each element of an operand lives, as a linear layout from in dims
+/// "register", "lane", "warp" to "dim0" (rows: M for A and the accumulator,
+/// K for B) and "dim1" (columns), as the PTX ISA's fragment figures give it.
+/// Registers count elements, not 32-bit registers: an .f16x2 register holds
+/// registers 2i and 2i+1. For wgmma, `n` picks N (a power of two from 8 to
+/// 256; 0 means the largest), and operand B has no register fragment (it is
+/// read from shared memory): asking for it is an error, as is asking for an
+/// N the instruction does not have.
+Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand operand,
+                                    unsigned n = 0);
+
+} // namespace hadron::nvidia
+
+#endif // HADRON_TARGETS_NVIDIA_MODEL_NVIDIAMODEL_H

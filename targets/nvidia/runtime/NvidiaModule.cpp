@@ -1,0 +1,244 @@
+//===- NvidiaModule.cpp - Loading cubin/PTX and launching kernels ---------===//
+//
+// A module is what cuModuleLoadDataEx made of the compiler part's binary: a
+// cubin (an ELF image) or PTX text, which the driver JIT-compiles; its error
+// log is part of a failure's message. Functions are looked up once per name
+// and cached with the dynamic shared-memory limit set on them so far.
+//
+// A launch marshals each hd_arg into the parameter type NvidiaKernelABI.h
+// gives its kind and calls cuLaunchKernel with a block of num_warps * 32
+// threads and static + dynamic shared bytes of dynamic shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NvidiaRuntime.h"
+#include "ScalarBits.h"
+
+#include "../NvidiaKernelABI.h"
+
+#include <cinttypes>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <unordered_map>
+
+struct hd_plugin_module {
+  uint32_t device;
+  hadron::nvidia::cuda::CUmodule module;
+  struct Function {
+    hadron::nvidia::cuda::CUfunction handle;
+    uint64_t dynamicSharedLimit; // what cuFuncSetAttribute last allowed; 0 = the default
+  };
+  std::mutex mutex;
+  std::unordered_map<std::string, Function> functions;
+};
+
+namespace hadron::nvidia {
+
+namespace {
+
+bool isElf(const void *binary, uint64_t size) {
+  return size >= 4 && std::memcmp(binary, "\x7f" "ELF", 4) == 0;
+}
+
+/// The log text the JIT left in `buffer`, trimmed, or "".
+std::string logText(const char *buffer) {
+  std::string text(buffer);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  return text;
+}
+
+union Slot {
+  uint64_t u64;
+  uint32_t u32;
+  uint16_t u16;
+  uint8_t u8;
+  float f32;
+  double f64;
+};
+
+/// The value of `a` in the width its .param has (NvidiaKernelABI.h).
+Slot marshal(const hd_arg &a) {
+  Slot s;
+  s.u64 = 0;
+  switch (a.kind) {
+  case HD_ARG_PTR: s.u64 = a.value.ptr; break;
+  case HD_ARG_I1: s.u8 = a.value.i ? 1 : 0; break;
+  case HD_ARG_I8: s.u8 = static_cast<uint8_t>(a.value.i); break;
+  case HD_ARG_I16: s.u16 = static_cast<uint16_t>(a.value.i); break;
+  case HD_ARG_I32: s.u32 = static_cast<uint32_t>(a.value.i); break;
+  case HD_ARG_I64: s.u64 = static_cast<uint64_t>(a.value.i); break;
+  case HD_ARG_F16: s.u16 = doubleToHalfBits(a.value.f); break;
+  case HD_ARG_BF16: s.u16 = doubleToBFloat16Bits(a.value.f); break;
+  case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
+  case HD_ARG_F64: s.f64 = a.value.f; break;
+  }
+  return s;
+}
+
+} // namespace
+
+hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
+                     hd_error *err) {
+  if (!binary || size == 0 || !out)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "module_load: empty binary");
+  if (hd_status s = enterDevice(device, err))
+    return s;
+  // PTX must reach the driver NUL-terminated; a cubin is used as given.
+  std::string ptx;
+  const void *image = binary;
+  bool elf = isElf(binary, size);
+  if (!elf) {
+    ptx.assign(static_cast<const char *>(binary), size);
+    if (ptx.find(".entry") == std::string::npos && ptx.find(".version") == std::string::npos)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "module_load: the %" PRIu64 "-byte binary is neither a cubin (no ELF magic) "
+                  "nor PTX text (no .version/.entry)",
+                  size);
+    image = ptx.c_str();
+  }
+  static constexpr unsigned kLogBytes = 16384;
+  std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+  cuda::CUjit_option options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER,
+                                  cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                                  cuda::CU_JIT_INFO_LOG_BUFFER,
+                                  cuda::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1}),
+                    infoLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1})};
+  cuda::CUmodule module = nullptr;
+  cuda::CUresult rc = driver().cuModuleLoadDataEx(&module, image, 4, options, values);
+  if (rc != cuda::CUDA_SUCCESS) {
+    std::string log = logText(errorLog.c_str());
+    std::string context = std::string("loading a ") + (elf ? "cubin" : "PTX module") + " of " +
+                          std::to_string(size) + " bytes on nvidia:" + std::to_string(device) +
+                          " (" + devices()[device].info.arch + ")";
+    hd_status s = check(rc, "cuModuleLoadDataEx", err, HD_ERROR_INVALID_ARGUMENT, context);
+    if (err && !log.empty()) {
+      size_t used = std::strlen(err->message);
+      std::snprintf(err->message + used, sizeof(err->message) - used, "; JIT log: %s",
+                    log.c_str());
+    }
+    return s;
+  }
+  auto *m = new (std::nothrow) hd_plugin_module;
+  if (!m) {
+    driver().cuModuleUnload(module);
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
+  }
+  m->device = device;
+  m->module = module;
+  *out = m;
+  return HD_OK;
+}
+
+hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
+  if (!module)
+    return HD_OK;
+  hd_status s = enterDevice(module->device, err);
+  if (s == HD_OK)
+    s = check(driver().cuModuleUnload(module->module), "cuModuleUnload", err,
+              HD_ERROR_INTERNAL, "nvidia:" + std::to_string(module->device));
+  delete module;
+  return s;
+}
+
+hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
+                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                 hd_error *err) {
+  if (!module || !signature || !signature->name)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "launch: NULL module or signature");
+  const char *name = signature->name;
+  if (signature->warp_size != 0 && signature->warp_size != HD_NVIDIA_WARP_SIZE)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "%s was compiled for warp size %u; NVIDIA GPUs have warps of %d", name,
+                signature->warp_size, HD_NVIDIA_WARP_SIZE);
+  if (hd_status s = enterDevice(module->device, err))
+    return s;
+  const Device &device = devices()[module->device];
+  uint64_t threads = uint64_t{signature->num_warps} * HD_NVIDIA_WARP_SIZE;
+  if (threads == 0 || threads > device.info.max_threads_per_cta)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "%s: %u warps are %" PRIu64 " threads; nvidia:%u allows 1 to %u per CTA", name,
+                signature->num_warps, threads, module->device, device.info.max_threads_per_cta);
+  static const char axes[] = "xyz";
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] > device.maxGrid[d])
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "%s: grid %c is %u; nvidia:%u allows at most %u", name, axes[d], grid[d],
+                  module->device, device.maxGrid[d]);
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return HD_OK;
+  uint64_t shared = signature->static_shared_bytes + dynamicSharedBytes;
+  if (shared < dynamicSharedBytes || shared > device.info.shared_bytes_per_cta)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "%s needs %" PRIu64 " static + %" PRIu64 " dynamic shared bytes; nvidia:%u "
+                "allows %" PRIu64 " per CTA",
+                name, signature->static_shared_bytes, dynamicSharedBytes, module->device,
+                device.info.shared_bytes_per_cta);
+
+  cuda::CUfunction function = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    auto it = module->functions.find(name);
+    if (it == module->functions.end()) {
+      cuda::CUfunction handle = nullptr;
+      if (hd_status s = check(driver().cuModuleGetFunction(&handle, module->module, name),
+                              "cuModuleGetFunction", err, HD_ERROR_LAUNCH,
+                              std::string("kernel '") + name + "'"))
+        return s;
+      it = module->functions.emplace(name, hd_plugin_module::Function{handle, 0}).first;
+    }
+    // All of a kernel's shared memory is dynamic (NvidiaKernelABI.h); above
+    // the default limit the function must opt in to the size it uses.
+    if (shared > device.sharedBytesDefault && shared > it->second.dynamicSharedLimit) {
+      if (hd_status s = check(driver().cuFuncSetAttribute(
+                                  it->second.handle,
+                                  cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  static_cast<int>(shared)),
+                              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err,
+                              HD_ERROR_LAUNCH,
+                              std::string(name) + ": allowing " + std::to_string(shared) +
+                                  " shared bytes"))
+        return s;
+      it->second.dynamicSharedLimit = shared;
+    }
+    function = it->second.handle;
+  }
+
+  // Small kernels are the common case: no allocation for up to 16 arguments.
+  constexpr uint32_t kInline = 16;
+  Slot inlineSlots[kInline];
+  void *inlinePtrs[kInline];
+  std::unique_ptr<Slot[]> heapSlots;
+  std::unique_ptr<void *[]> heapPtrs;
+  Slot *slots = inlineSlots;
+  void **params = inlinePtrs;
+  if (signature->num_args > kInline) {
+    heapSlots.reset(new (std::nothrow) Slot[signature->num_args]);
+    heapPtrs.reset(new (std::nothrow) void *[signature->num_args]);
+    if (!heapSlots || !heapPtrs)
+      return fail(err, HD_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %u arguments", name,
+                  signature->num_args);
+    slots = heapSlots.get();
+    params = heapPtrs.get();
+  }
+  for (uint32_t i = 0; i < signature->num_args; ++i) {
+    slots[i] = marshal(args[i]);
+    params[i] = &slots[i];
+  }
+  char context[160];
+  std::snprintf(context, sizeof(context), "launching %s on nvidia:%u, grid %ux%ux%u, %" PRIu64
+                " threads, %" PRIu64 " shared bytes",
+                name, module->device, grid[0], grid[1], grid[2], threads, shared);
+  return check(driver().cuLaunchKernel(function, grid[0], grid[1], grid[2],
+                                       static_cast<unsigned>(threads), 1, 1,
+                                       static_cast<unsigned>(shared), nullptr,
+                                       signature->num_args ? params : nullptr, nullptr),
+               "cuLaunchKernel", err, HD_ERROR_LAUNCH, context);
+}
+
+} // namespace hadron::nvidia

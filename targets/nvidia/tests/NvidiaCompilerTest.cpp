@@ -1,0 +1,241 @@
+//===- NvidiaCompilerTest.cpp - The NVIDIA compiler part, no GPU needed ---===//
+//
+// Loads libhadron-target-nvidia-compiler.so directly and compiles:
+//  - every examples/*.mlir for sm_80 and sm_90a; with ptxas found, the binary
+//    must be the cubin ptxas made of the PTX (ELF, machine EM_CUDA), which
+//    is ptxas accepting it;
+//  - a kernel with exp/log/tanh/sin, which must have libdevice linked in
+//    and no __nv_ extern left;
+//  - without a toolkit (CUDA_HOME pointed at an empty directory): PTX as
+//    the binary, and a loud error naming the libdevice function a math
+//    kernel needs;
+//  - bad input: a 64-lane warp layout, an unknown arch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hadron/plugin/plugin.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const hd_compiler_table *compiler() {
+  static const hd_compiler_table *table = [] {
+    void *handle = ::dlopen(HADRON_NVIDIA_COMPILER_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return static_cast<const hd_compiler_table *>(nullptr);
+    auto entry = reinterpret_cast<hd_compiler_entry_fn>(
+        ::dlsym(handle, HADRON_COMPILER_ENTRY_SYMBOL));
+    return entry ? entry() : nullptr;
+  }();
+  return table;
+}
+
+struct Compiled {
+  hd_status status = HD_ERROR_INTERNAL;
+  std::string message, binary, ptx, llvmIR;
+  std::vector<hd_kernel_signature> kernels; // names dangle after release
+  uint32_t numWarps = 0, warpSize = 0;
+};
+
+Compiled compile(const std::string &ir, const char *arch) {
+  Compiled c;
+  const hd_compiler_table *table = compiler();
+  if (!table) {
+    c.message = std::string("cannot load ") + HADRON_NVIDIA_COMPILER_PATH;
+    return c;
+  }
+  hd_compile_options options{sizeof(hd_compile_options), arch, 3, nullptr};
+  hd_compiled_module *out = nullptr;
+  hd_error err{};
+  c.status = table->compile(ir.data(), ir.size(), &options, &out, &err);
+  if (c.status != HD_OK) {
+    c.message = err.message;
+    return c;
+  }
+  c.binary.assign(static_cast<const char *>(out->binary), out->binary_size);
+  c.ptx = out->assembly ? out->assembly : "";
+  c.llvmIR = out->llvm_ir ? out->llvm_ir : "";
+  if (out->num_kernels) {
+    c.numWarps = out->kernels[0].num_warps;
+    c.warpSize = out->kernels[0].warp_size;
+  }
+  table->release(out);
+  return c;
+}
+
+bool isCudaElf(const std::string &binary) {
+  // ELF magic, then e_machine (offset 18, little-endian) == EM_CUDA (190).
+  return binary.size() > 20 && binary.compare(0, 4, "\x7f" "ELF") == 0 &&
+         static_cast<unsigned char>(binary[18]) == 190 && binary[19] == 0;
+}
+
+/// Whether the compiler part will find ptxas (its rule: CUDA_HOME, else
+/// /usr/local/cuda, else PATH), for the tests that need one.
+bool ptxasAvailable() {
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return std::filesystem::exists(std::string(home) + "/bin/ptxas");
+  if (std::filesystem::exists("/usr/local/cuda/bin/ptxas"))
+    return true;
+  return std::system("command -v ptxas > /dev/null 2>&1") == 0;
+}
+
+bool libdeviceAvailable() {
+  const char *home = std::getenv("CUDA_HOME");
+  std::string root = home && *home ? home : "/usr/local/cuda";
+  return std::filesystem::exists(root + "/nvvm/libdevice/libdevice.10.bc");
+}
+
+/// Sets CUDA_HOME for the scope of a test.
+class ScopedCudaHome {
+public:
+  explicit ScopedCudaHome(const std::string &value) {
+    if (const char *old = std::getenv("CUDA_HOME"))
+      saved = old, hadValue = true;
+    ::setenv("CUDA_HOME", value.c_str(), 1);
+  }
+  ~ScopedCudaHome() {
+    if (hadValue)
+      ::setenv("CUDA_HOME", saved.c_str(), 1);
+    else
+      ::unsetenv("CUDA_HOME");
+  }
+
+private:
+  std::string saved;
+  bool hadValue = false;
+};
+
+std::vector<std::string> exampleFiles() {
+  std::vector<std::string> files;
+  for (const auto &entry : std::filesystem::directory_iterator(HADRON_SOURCE_DIR "/examples"))
+    if (entry.path().extension() == ".mlir")
+      files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class ExampleCompiles : public ::testing::TestWithParam<std::tuple<std::string, const char *>> {};
+
+TEST_P(ExampleCompiles, ToPtxAndPtxasAcceptsIt) {
+  auto [path, arch] = GetParam();
+  Compiled c = compile(readFile(path), arch);
+  ASSERT_EQ(c.status, HD_OK) << path << " for " << arch << ":\n" << c.message;
+  EXPECT_NE(c.ptx.find(std::string(".target ") + arch), std::string::npos) << c.ptx.substr(0, 400);
+  EXPECT_NE(c.ptx.find(".entry"), std::string::npos);
+  EXPECT_EQ(c.warpSize, 32u);
+  EXPECT_NE(c.llvmIR.find("ptx_kernel"), std::string::npos);
+  // Nothing the driver would have to resolve but its own system calls.
+  EXPECT_EQ(c.ptx.find(".extern .func __nv_"), std::string::npos);
+  if (!ptxasAvailable())
+    GTEST_SKIP() << "no ptxas (CUDA_HOME, /usr/local/cuda, PATH): the binary is the PTX, "
+                    "which only the driver would check";
+  EXPECT_TRUE(isCudaElf(c.binary)) << "with ptxas found the binary must be a cubin";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    NvidiaCompiler, ExampleCompiles,
+    ::testing::Combine(::testing::ValuesIn(exampleFiles()), ::testing::Values("sm_80", "sm_90a")),
+    [](const auto &info) {
+      std::string name = std::filesystem::path(std::get<0>(info.param)).stem().string() + "_" +
+                         std::get<1>(info.param);
+      for (char &ch : name)
+        if (!isalnum(static_cast<unsigned char>(ch)))
+          ch = '_';
+      return name;
+    });
+
+TEST(NvidiaCompiler, EveryArchCompilesVectorAdd) {
+  const std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  for (const char *arch : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a"}) {
+    Compiled c = compile(ir, arch);
+    ASSERT_EQ(c.status, HD_OK) << arch << ": " << c.message;
+    EXPECT_NE(c.ptx.find(std::string(".target ") + arch), std::string::npos) << arch;
+    if (ptxasAvailable())
+      EXPECT_TRUE(isCudaElf(c.binary)) << arch;
+  }
+}
+
+TEST(NvidiaCompiler, MathLinksLibdevice) {
+  if (!libdeviceAvailable())
+    GTEST_SKIP() << "no libdevice.10.bc under CUDA_HOME or /usr/local/cuda";
+  Compiled c = compile(readFile(HADRON_NVIDIA_INPUTS "/math.mlir"), "sm_90a");
+  ASSERT_EQ(c.status, HD_OK) << c.message;
+  // Linked, internalized and inlined: no declaration of a libdevice
+  // function is left, and PTX has no extern for one.
+  EXPECT_EQ(c.llvmIR.find("declare float @__nv_"), std::string::npos);
+  EXPECT_EQ(c.llvmIR.find("@llvm.exp.f32"), std::string::npos);
+  EXPECT_EQ(c.ptx.find(".extern"), std::string::npos);
+  EXPECT_EQ(c.ptx.find("__nv_"), std::string::npos);
+  // sqrt is the IEEE instruction, exp is libdevice's ex2-based sequence.
+  EXPECT_NE(c.ptx.find("sqrt.rn.f32"), std::string::npos);
+  EXPECT_NE(c.ptx.find("ex2.approx"), std::string::npos);
+  if (ptxasAvailable())
+    EXPECT_TRUE(isCudaElf(c.binary));
+}
+
+TEST(NvidiaCompiler, WithoutAToolkitThePtxIsTheBinary) {
+  std::filesystem::path empty = std::filesystem::temp_directory_path() / "hadron-no-cuda-home";
+  std::filesystem::create_directories(empty);
+  ScopedCudaHome home(empty.string());
+  Compiled c = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), "sm_90a");
+  ASSERT_EQ(c.status, HD_OK) << c.message;
+  EXPECT_EQ(c.binary, c.ptx);
+  EXPECT_NE(c.binary.find(".version"), std::string::npos);
+}
+
+TEST(NvidiaCompiler, WithoutLibdeviceMathFailsLoudly) {
+  std::filesystem::path empty = std::filesystem::temp_directory_path() / "hadron-no-cuda-home";
+  std::filesystem::create_directories(empty);
+  ScopedCudaHome home(empty.string());
+  Compiled c = compile(readFile(HADRON_NVIDIA_INPUTS "/math.mlir"), "sm_80");
+  ASSERT_EQ(c.status, HD_ERROR_COMPILE);
+  EXPECT_NE(c.message.find("needs libdevice for __nv_"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("CUDA_HOME=" + empty.string()), std::string::npos) << c.message;
+}
+
+TEST(NvidiaCompiler, RejectsA64LaneWarp) {
+  Compiled c = compile(readFile(HADRON_NVIDIA_INPUTS "/warp64.mlir"), "sm_90a");
+  ASSERT_EQ(c.status, HD_ERROR_COMPILE);
+  EXPECT_NE(c.message.find("threadsPerWarp [8, 8] multiplies to 64"), std::string::npos)
+      << c.message;
+  EXPECT_NE(c.message.find("32"), std::string::npos) << c.message;
+}
+
+TEST(NvidiaCompiler, RejectsAnUnknownArch) {
+  Compiled c = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), "sm_75");
+  ASSERT_EQ(c.status, HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(c.message.find("unknown arch 'sm_75'"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("sm_80, sm_86"), std::string::npos) << c.message;
+}
+
+TEST(NvidiaCompiler, DefaultArchIsSm80) {
+  Compiled c = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), nullptr);
+  ASSERT_EQ(c.status, HD_OK) << c.message;
+  EXPECT_NE(c.ptx.find(".target sm_80"), std::string::npos);
+}
+
+TEST(NvidiaCompiler, ParseErrorsNameTheLine) {
+  Compiled c = compile("module {\n  func.func @k( {\n}\n", "sm_90a");
+  ASSERT_EQ(c.status, HD_ERROR_COMPILE);
+  EXPECT_NE(c.message.find("<kernel>:2:"), std::string::npos) << c.message;
+}
+
+} // namespace

@@ -1,0 +1,215 @@
+//===- NvidiaModelTest.cpp - The per-arch table and the matrix fragments --===//
+//
+// Values of the table checked against the CUDA Programming Guide's
+// compute-capability table, and every declared fragment layout checked to be
+// a valid linear layout of the instruction's shape, and, element by element,
+// against the PTX ISA's fragment formulas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "model/NvidiaModel.h"
+#include "runtime/ScalarBits.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace hadron;
+using namespace hadron::nvidia;
+
+namespace {
+
+TEST(NvidiaModel, ArchTableValues) {
+  const char *expected[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a"};
+  ASSERT_EQ(archModels().size(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i)
+    EXPECT_STREQ(archModels()[i].arch, expected[i]);
+
+  for (const ArchModel &m : archModels()) {
+    SCOPED_TRACE(m.arch);
+    EXPECT_EQ(m.warpSize, 32u);
+    EXPECT_EQ(m.maxThreadsPerCTA, 1024u);
+    EXPECT_EQ(m.registersPerSM, 65536u);
+    EXPECT_EQ(m.maxRegistersPerThread, 255u);
+    EXPECT_EQ(m.sharedBytesPerCTA, 48u * 1024);
+    EXPECT_EQ(m.sharedBanks, 32u);
+    EXPECT_EQ(m.sharedBankBytes, 4u);
+    EXPECT_EQ(m.cacheLineBytes, 128u);
+    EXPECT_EQ(m.maxVectorBytes, 16u);
+    EXPECT_LT(m.sharedBytesPerCTAOptIn, m.sharedBytesPerSM);
+    EXPECT_LE(m.sharedBytesPerSM, m.l1AndSharedBytesPerSM);
+    EXPECT_TRUE(m.asyncCopy & kAsyncCopyCpAsync);
+    EXPECT_EQ((m.asyncCopy & kAsyncCopyTma) != 0, m.computeCapability >= 90);
+  }
+  const ArchModel *h = findArch("sm_90a");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->sharedBytesPerCTAOptIn, 227u * 1024);
+  EXPECT_EQ(h->sharedBytesPerSM, 228u * 1024);
+  EXPECT_EQ(h->maxThreadsPerSM, 2048u);
+  EXPECT_TRUE(h->archSpecific);
+  EXPECT_EQ(findArch("sm_80")->sharedBytesPerCTAOptIn, 163u * 1024);
+  EXPECT_EQ(findArch("sm_86")->sharedBytesPerCTAOptIn, 99u * 1024);
+  EXPECT_EQ(findArch("sm_89")->sharedBytesPerCTAOptIn, 99u * 1024);
+  EXPECT_EQ(findArch("sm_86")->maxThreadsPerSM, 1536u);
+  EXPECT_EQ(findArch("sm_100a")->sharedBytesPerCTAOptIn, 227u * 1024);
+  EXPECT_EQ(findArch("sm_70"), nullptr);
+  EXPECT_EQ(findArch("sm_90A"), nullptr);
+}
+
+TEST(NvidiaModel, ArchNameFromComputeCapability) {
+  EXPECT_EQ(archName(8, 0), "sm_80");
+  EXPECT_EQ(archName(8, 6), "sm_86");
+  EXPECT_EQ(archName(8, 9), "sm_89");
+  EXPECT_EQ(archName(9, 0), "sm_90a");
+  EXPECT_EQ(archName(10, 0), "sm_100a");
+  EXPECT_EQ(archName(12, 0), "sm_120");
+}
+
+TEST(NvidiaModel, MatrixInstructionsPerArch) {
+  auto names = [](const ArchModel &arch) {
+    std::set<std::string> out;
+    for (const MatrixInstr *i : matrixInstructions(arch))
+      out.insert(i->name);
+    return out;
+  };
+  std::set<std::string> sm80 = names(*findArch("sm_80"));
+  EXPECT_TRUE(sm80.count("mma.m16n8k16.f16"));
+  EXPECT_TRUE(sm80.count("mma.m16n8k16.bf16"));
+  EXPECT_TRUE(sm80.count("mma.m16n8k8.tf32"));
+  EXPECT_TRUE(sm80.count("mma.m16n8k16.s8"));
+  EXPECT_FALSE(sm80.count("wgmma.m64nNk16.f16"));
+  // wgmma is sm_90a's alone: not plain sm_90, not sm_100a.
+  EXPECT_TRUE(names(*findArch("sm_90a")).count("wgmma.m64nNk16.f16"));
+  EXPECT_FALSE(names(*findArch("sm_90")).count("wgmma.m64nNk16.f16"));
+  EXPECT_FALSE(names(*findArch("sm_100a")).count("wgmma.m64nNk16.f16"));
+  EXPECT_TRUE(names(*findArch("sm_100a")).count("mma.m16n8k16.f16"));
+  EXPECT_EQ(findMatrixInstr("mma.m16n8k16.f16")->k, 16u);
+  EXPECT_EQ(findMatrixInstr("nope"), nullptr);
+}
+
+/// Element (row, col) that register `reg` of `lane` (of `warp`) holds.
+std::pair<int32_t, int32_t> at(const LinearLayout &l, int32_t reg, int32_t lane, int32_t warp) {
+  auto p = l.apply({{"register", reg}, {"lane", lane}, {"warp", warp}});
+  EXPECT_TRUE(p.ok()) << p.error();
+  return {p.value()[0].second, p.value()[1].second};
+}
+
+TEST(NvidiaModel, MmaAccumulatorFragmentIsThePtxMapping) {
+  auto acc = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::Accumulator);
+  ASSERT_TRUE(acc.ok()) << acc.error();
+  const LinearLayout &l = acc.value();
+  EXPECT_EQ(l.getInDimSize("register"), 4);
+  EXPECT_EQ(l.getInDimSize("lane"), 32);
+  EXPECT_EQ(l.getOutDimSize("dim0"), 16);
+  EXPECT_EQ(l.getOutDimSize("dim1"), 8);
+  EXPECT_TRUE(l.isInvertible());
+  // PTX ISA, mma.m16n8k16 C/D: row = groupID + 8 * (i >= 2),
+  // col = threadID_in_group * 2 + (i & 1).
+  for (int32_t lane = 0; lane < 32; ++lane)
+    for (int32_t i = 0; i < 4; ++i)
+      EXPECT_EQ(at(l, i, lane, 0),
+                std::make_pair((lane >> 2) + 8 * (i >> 1), (lane % 4) * 2 + (i & 1)))
+          << "lane " << lane << " c" << i;
+}
+
+TEST(NvidiaModel, MmaOperandFragmentsAreThePtxMappings) {
+  auto a = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::A);
+  auto b = fragmentLayout(*findMatrixInstr("mma.m16n8k16.bf16"), MatrixOperand::B);
+  auto tf32a = fragmentLayout(*findMatrixInstr("mma.m16n8k8.tf32"), MatrixOperand::A);
+  auto s8a = fragmentLayout(*findMatrixInstr("mma.m16n8k32.s8"), MatrixOperand::A);
+  ASSERT_TRUE(a.ok() && b.ok() && tf32a.ok() && s8a.ok());
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    int32_t g = lane >> 2, t = lane % 4;
+    for (int32_t i = 0; i < 8; ++i) // f16 A: a0..a7
+      EXPECT_EQ(at(a.value(), i, lane, 0),
+                std::make_pair(g + 8 * ((i >> 1) & 1), t * 2 + (i & 1) + 8 * (i >> 2)));
+    for (int32_t i = 0; i < 4; ++i) // bf16 B (k x n): b0..b3
+      EXPECT_EQ(at(b.value(), i, lane, 0), std::make_pair(t * 2 + (i & 1) + 8 * (i >> 1), g));
+    for (int32_t i = 0; i < 4; ++i) // tf32 A: a0..a3
+      EXPECT_EQ(at(tf32a.value(), i, lane, 0), std::make_pair(g + 8 * (i & 1), t + 4 * (i >> 1)));
+    for (int32_t i = 0; i < 16; ++i) // s8 k32 A: a0..a15
+      EXPECT_EQ(at(s8a.value(), i, lane, 0),
+                std::make_pair(g + 8 * ((i >> 2) & 1), t * 4 + (i & 3) + 16 * (i >> 3)));
+  }
+}
+
+TEST(NvidiaModel, EveryFragmentIsAValidLayoutOfTheInstructionShape) {
+  for (const MatrixInstr &instr : matrixInstructions()) {
+    SCOPED_TRACE(instr.name);
+    unsigned threads = instr.family == MatrixFamily::Wgmma ? 128 : 32;
+    struct Want {
+      MatrixOperand operand;
+      int32_t rows, cols;
+    } wants[] = {{MatrixOperand::A, int32_t(instr.m), int32_t(instr.k)},
+                 {MatrixOperand::B, int32_t(instr.k), int32_t(instr.n)},
+                 {MatrixOperand::Accumulator, int32_t(instr.m), int32_t(instr.n)}};
+    for (const Want &w : wants) {
+      auto l = fragmentLayout(instr, w.operand);
+      if (instr.family == MatrixFamily::Wgmma && w.operand == MatrixOperand::B) {
+        ASSERT_FALSE(l.ok());
+        EXPECT_NE(l.error().find("shared memory"), std::string::npos) << l.error();
+        continue;
+      }
+      ASSERT_TRUE(l.ok()) << l.error();
+      EXPECT_EQ(l.value().getOutDimSize("dim0"), w.rows);
+      EXPECT_EQ(l.value().getOutDimSize("dim1"), w.cols);
+      EXPECT_EQ(l.value().getInDimSize("lane") * l.value().getInDimSize("warp"),
+                int32_t(threads));
+      // Each element in exactly one register of one thread.
+      EXPECT_TRUE(l.value().isInvertible()) << l.value().toString();
+    }
+  }
+}
+
+TEST(NvidiaModel, WgmmaAccumulatorPerN) {
+  const MatrixInstr &w = *findMatrixInstr("wgmma.m64nNk16.f16");
+  for (unsigned n : {8u, 16u, 64u, 256u}) {
+    auto l = fragmentLayout(w, MatrixOperand::Accumulator, n);
+    ASSERT_TRUE(l.ok()) << l.error();
+    EXPECT_EQ(l.value().getInDimSize("register"), int32_t(n / 2));
+    // Warp w owns rows 16w..16w+15; within it the mma.sync mapping repeats
+    // every 8 columns.
+    for (int32_t warp = 0; warp < 4; ++warp)
+      for (int32_t lane = 0; lane < 32; lane += 5)
+        for (int32_t i = 0; i < int32_t(n / 2); ++i)
+          EXPECT_EQ(at(l.value(), i, lane, warp),
+                    std::make_pair(16 * warp + (lane >> 2) + 8 * ((i >> 1) & 1),
+                                   8 * (i >> 2) + (lane % 4) * 2 + (i & 1)));
+  }
+  auto bad = fragmentLayout(w, MatrixOperand::Accumulator, 24);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("N = 24"), std::string::npos) << bad.error();
+  auto wrongN = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::A, 16);
+  ASSERT_FALSE(wrongN.ok());
+  EXPECT_NE(wrongN.error().find("N is 8"), std::string::npos) << wrongN.error();
+}
+
+TEST(NvidiaScalarBits, HalfAndBFloat16Rounding) {
+  EXPECT_EQ(doubleToHalfBits(1.0), 0x3c00);
+  EXPECT_EQ(doubleToHalfBits(-2.0), 0xc000);
+  EXPECT_EQ(doubleToHalfBits(65504.0), 0x7bff);
+  EXPECT_EQ(doubleToHalfBits(65519.99), 0x7bff);
+  EXPECT_EQ(doubleToHalfBits(65520.0), 0x7c00); // ties to even: infinity
+  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
+  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -25)), 0x0000); // tie to even 0
+  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.5, -25)), 0x0001);
+  EXPECT_EQ(doubleToHalfBits(std::ldexp(1023.0, -24)), 0x03ff); // largest subnormal
+  EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3c00); // tie to even
+  EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02);
+  EXPECT_EQ(doubleToHalfBits(-0.0), 0x8000);
+  EXPECT_EQ(doubleToHalfBits(std::numeric_limits<double>::infinity()), 0x7c00);
+  EXPECT_EQ(doubleToHalfBits(std::nan("")) & 0x7e00, 0x7e00);
+  EXPECT_EQ(doubleToBFloat16Bits(1.0), 0x3f80);
+  EXPECT_EQ(doubleToBFloat16Bits(-3.0), 0xc040);
+  EXPECT_EQ(doubleToBFloat16Bits(1.0 / 3.0), 0x3eab);
+  EXPECT_EQ(doubleToBFloat16Bits(3.4e38), 0x7f80); // above the largest bf16: infinity
+  EXPECT_EQ(doubleToBFloat16Bits(std::nan("")) & 0x7fc0, 0x7fc0);
+  // Rounding once from double, not through float: 1 + 2^-8 + 2^-30 is just
+  // above a bf16 tie and rounds up; through float it would still (exact),
+  // but 1 + 2^-8 + 2^-40 loses the 2^-40 in float and would round to even.
+  EXPECT_EQ(doubleToBFloat16Bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)), 0x3f81);
+}
+
+} // namespace

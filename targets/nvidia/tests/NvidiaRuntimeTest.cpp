@@ -1,0 +1,305 @@
+//===- NvidiaRuntimeTest.cpp - The NVIDIA plugin through the runtime ------===//
+//
+// Without a GPU (here): the plugin loads, reports why it has no device in
+// the words `hadron devices` shows, and its compiler part still compiles
+// ahead of time. Each driver scenario runs in a fresh process (a
+// "threadsafe" death test), because the plugin initialises once per process.
+//
+// With a GPU (NvidiaGpu.*, skipped without one): kernels compiled from IR
+// run through the runtime on fresh random inputs into NaN-poisoned outputs
+// with slack past the end, against a host reference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hadron/runtime/Runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <dlfcn.h>
+
+using namespace hadron::runtime;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The nvidia plugin's load-report entry, or an empty record.
+LoadRecord nvidiaRecord(const Context &ctx) {
+  for (const LoadRecord &r : ctx.loadReport())
+    if (r.plugin == "nvidia")
+      return r;
+  return LoadRecord{"", "", HD_OK, ""};
+}
+
+/// In a child process: points the plugin at `driver`, creates a context and
+/// checks that the plugin is listed with `code` and a reason starting with
+/// `reasonPrefix`, and that selecting nvidia explains it. Exits 0 on
+/// success, else prints what differed and exits 1.
+[[noreturn]] void expectDriverFailure(const char *driver, hd_status code,
+                                      const std::string &reasonPrefix) {
+  if (driver)
+    ::setenv("HADRON_NVIDIA_DRIVER", driver, 1);
+  auto ctx = Context::create();
+  if (!ctx.ok()) {
+    std::fprintf(stderr, "context: %s\n", ctx.status().message().c_str());
+    std::exit(1);
+  }
+  bool listed = false;
+  for (const hd_plugin_info &p : ctx->plugins())
+    listed |= std::string(p.name) == "nvidia" && p.init_status == code;
+  LoadRecord r = nvidiaRecord(*ctx);
+  auto dev = ctx->select("nvidia");
+  std::string why = dev.ok() ? "" : dev.status().message();
+  bool ok = listed && r.code == code && r.reason.rfind(reasonPrefix, 0) == 0 && !dev.ok() &&
+            why.find("nvidia: " + reasonPrefix) != std::string::npos;
+  std::fprintf(stderr, "listed %d, code %d, reason '%s'\nselect: %s\n", listed, r.code,
+               r.reason.c_str(), why.c_str());
+  std::exit(ok ? 0 : 1);
+}
+
+bool systemHasLibcuda() {
+  void *h = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h)
+    ::dlclose(h);
+  return h != nullptr;
+}
+
+TEST(NvidiaRuntime, MissingDriverLibraryIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(expectDriverFailure("libhadron-absent-cuda.so.1", HD_ERROR_DRIVER_MISSING,
+                                  "libhadron-absent-cuda.so.1 not found"),
+              ::testing::ExitedWithCode(0), "reason 'libhadron-absent-cuda.so.1 not found \\(");
+}
+
+TEST(NvidiaRuntime, NoLibcudaHereIsReportedInTheseWords) {
+  if (systemHasLibcuda())
+    GTEST_SKIP() << "libcuda.so.1 is installed: the driver-missing report cannot be seen here";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(expectDriverFailure(nullptr, HD_ERROR_DRIVER_MISSING, "libcuda.so.1 not found"),
+              ::testing::ExitedWithCode(0), "select: no device matches selector 'nvidia'");
+}
+
+TEST(NvidiaRuntime, CudaStubLibraryReportsNoDevice) {
+  // CUDA's link stub exports every entry point and fails each call, as a
+  // driver without a device does.
+  if (!std::filesystem::exists(HADRON_CUDA_STUB))
+    GTEST_SKIP() << "no CUDA stub library at " << HADRON_CUDA_STUB;
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(expectDriverFailure(HADRON_CUDA_STUB, HD_ERROR_NO_DEVICE, "no device (cuInit: "),
+              ::testing::ExitedWithCode(0), "reason 'no device \\(cuInit: ");
+}
+
+TEST(NvidiaRuntime, CompilesAheadOfTimeWithoutADevice) {
+  auto ctx = Context::create();
+  ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+  const std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  hd_compile_options options{sizeof(hd_compile_options), "sm_90a", 3, nullptr};
+  hd_compiled *compiled = nullptr;
+  hd_error err;
+  ASSERT_EQ(hd_context_compile(ctx->get(), "nvidia", ir.data(), ir.size(), &options, &compiled,
+                               &err),
+            HD_OK)
+      << err.message;
+  const hd_compiled_module *result = hd_compiled_get(compiled);
+  ASSERT_EQ(result->num_kernels, 1u);
+  EXPECT_STREQ(result->kernels[0].name, "vector_add");
+  EXPECT_EQ(result->kernels[0].num_warps, 4u);
+  EXPECT_EQ(result->kernels[0].warp_size, 32u);
+  EXPECT_NE(std::string(result->assembly).find(".entry vector_add"), std::string::npos);
+  hd_compiled_destroy(compiled);
+}
+
+//===----------------------------------------------------------------------===//
+// On a GPU
+//===----------------------------------------------------------------------===//
+
+class NvidiaGpu : public ::testing::Test {
+protected:
+  void SetUp() override {
+    auto c = Context::create();
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    ctx.emplace(std::move(*c));
+    auto d = ctx->select("nvidia");
+    if (!d.ok())
+      GTEST_SKIP() << "no NVIDIA device: " << d.status().message();
+    dev.emplace(*d);
+    hd_device_info info = dev->info();
+    std::printf("[ device   ] %s (%s), %u SMs, %llu shared bytes/CTA\n", info.name, info.arch,
+                info.compute_units, static_cast<unsigned long long>(info.shared_bytes_per_cta));
+  }
+
+  std::optional<Module> load(const std::string &path) {
+    auto m = dev->loadIR(readFile(path));
+    EXPECT_TRUE(m.ok()) << path << ": " << m.status().message();
+    if (!m.ok())
+      return std::nullopt;
+    return std::move(*m);
+  }
+
+  std::optional<Context> ctx;
+  std::optional<Device> dev;
+  std::mt19937 rng{std::random_device{}()};
+};
+
+TEST_F(NvidiaGpu, DeviceInfoIsRefinedByTheDriver) {
+  hd_device_info info = dev->info();
+  EXPECT_EQ(info.warp_size, 32u);
+  EXPECT_EQ(info.max_threads_per_cta, 1024u);
+  EXPECT_GT(info.compute_units, 0u);
+  EXPECT_GT(info.global_bytes, 0u);
+  EXPECT_GT(info.l2_bytes, 0u);
+  EXPECT_GE(info.shared_bytes_per_cta, 48u * 1024);
+  EXPECT_EQ(std::string(info.arch).rfind("sm_", 0), 0u) << info.arch;
+}
+
+TEST_F(NvidiaGpu, VectorAddMatchesTheHost) {
+  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  ASSERT_TRUE(module);
+  auto add = module->kernel("vector_add");
+  ASSERT_TRUE(add.ok()) << add.status().message();
+  std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
+  for (int32_t n : {1, 1000, 1024, 5 * 1024 + 77, 1 << 20}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int32_t slack = 37;
+    std::vector<float> x(n), y(n), out(n + slack, std::nanf(""));
+    for (int32_t i = 0; i < n; ++i)
+      x[i] = dist(rng), y[i] = dist(rng);
+    auto dx = dev->alloc(n * sizeof(float)), dy = dev->alloc(n * sizeof(float)),
+         dout = dev->alloc(out.size() * sizeof(float));
+    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
+    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
+    uint32_t grid = static_cast<uint32_t>((n + 1023) / 1024);
+    Status s = add->launch({grid, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(dout->download(out).ok());
+    for (int32_t i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
+    for (int32_t i = n; i < n + slack; ++i)
+      ASSERT_TRUE(std::isnan(out[i])) << "element " << i << " past n was written";
+  }
+}
+
+TEST_F(NvidiaGpu, LaunchWithMoreThan48KiBOfSharedMemory) {
+  // The kernel ignores it, but the launch must raise the function's limit.
+  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  ASSERT_TRUE(module);
+  auto add = module->kernel("vector_add");
+  ASSERT_TRUE(add.ok());
+  hd_device_info info = dev->info();
+  if (info.shared_bytes_per_cta <= 48 * 1024)
+    GTEST_SKIP() << info.arch << " allows no more than 48 KiB per CTA";
+  const int32_t n = 4096;
+  std::vector<float> x(n, 1.5f), y(n, 2.25f), out(n, std::nanf(""));
+  auto dx = dev->alloc(n * 4), dy = dev->alloc(n * 4), dout = dev->alloc(n * 4);
+  ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
+  Status s = add->launch({4, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)},
+                         info.shared_bytes_per_cta);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(dout->download(out).ok());
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], 3.75f) << i;
+  Status tooMuch = add->launch({4, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)},
+                               info.shared_bytes_per_cta + 1);
+  EXPECT_FALSE(tooMuch.ok());
+}
+
+TEST_F(NvidiaGpu, RowSumReducesAcrossLanes) {
+  auto module = load(HADRON_NVIDIA_INPUTS "/row_sum.mlir");
+  ASSERT_TRUE(module);
+  auto sum = module->kernel("row_sum");
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const int32_t rows = 4 * 300, cols = 128, slack = 5;
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  std::vector<float> in(rows * cols), out(rows + slack, std::nanf(""));
+  for (float &v : in)
+    v = dist(rng);
+  auto din = dev->alloc(in.size() * 4), dout = dev->alloc(out.size() * 4);
+  ASSERT_TRUE(din->upload(in).ok() && dout->upload(out).ok());
+  ASSERT_TRUE(sum->launch({rows / 4, 1, 1}, {din->arg(), dout->arg()}).ok());
+  ASSERT_TRUE(dout->download(out).ok());
+  for (int32_t r = 0; r < rows; ++r) {
+    double ref = 0;
+    for (int32_t c = 0; c < cols; ++c)
+      ref += in[r * cols + c];
+    ASSERT_NEAR(out[r], ref, 1e-4) << "row " << r;
+  }
+  for (int32_t r = rows; r < rows + slack; ++r)
+    ASSERT_TRUE(std::isnan(out[r])) << r;
+}
+
+TEST_F(NvidiaGpu, MathThroughLibdeviceMatchesTheHost) {
+  auto module = load(HADRON_NVIDIA_INPUTS "/math.mlir");
+  ASSERT_TRUE(module);
+  auto math = module->kernel("math");
+  ASSERT_TRUE(math.ok()) << math.status().message();
+  const int32_t n = 3 * 512 + 100, slack = 11;
+  std::uniform_real_distribution<float> dist(-4.f, 4.f);
+  std::vector<float> x(n), out(n + slack, std::nanf(""));
+  for (float &v : x)
+    v = dist(rng);
+  auto dx = dev->alloc(n * 4), dout = dev->alloc(out.size() * 4);
+  ASSERT_TRUE(dx->upload(x).ok() && dout->upload(out).ok());
+  ASSERT_TRUE(math->launch({(n + 511) / 512, 1, 1}, {dx->arg(), dout->arg(), arg::i32(n)}).ok());
+  ASSERT_TRUE(dout->download(out).ok());
+  for (int32_t i = 0; i < n; ++i) {
+    double v = x[i];
+    double ref = std::exp(v) + std::log(std::fabs(v) + 1) + std::sqrt(std::fabs(v)) +
+                 std::tanh(v) + std::sin(v);
+    ASSERT_NEAR(out[i], ref, 1e-5 * std::max(1.0, std::fabs(ref))) << "x = " << v;
+  }
+  for (int32_t i = n; i < n + slack; ++i)
+    ASSERT_TRUE(std::isnan(out[i])) << i;
+}
+
+TEST_F(NvidiaGpu, EventsTimeALaunch) {
+  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  ASSERT_TRUE(module);
+  auto add = module->kernel("vector_add");
+  const int32_t n = 1 << 24;
+  auto dx = dev->alloc(n * 4), dy = dev->alloc(n * 4), dout = dev->alloc(n * 4);
+  ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
+  auto start = dev->createEvent(), end = dev->createEvent();
+  ASSERT_TRUE(start.ok() && end.ok());
+  ASSERT_TRUE(start->record().ok());
+  ASSERT_TRUE(add->launch({n / 1024, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)}).ok());
+  ASSERT_TRUE(end->record().ok());
+  auto ms = start->elapsedMsUntil(*end);
+  ASSERT_TRUE(ms.ok()) << ms.status().message();
+  EXPECT_GT(*ms, 0.f);
+  std::printf("[ timing   ] vector_add of %d floats: %.3f ms, %.0f GB/s\n", n, *ms,
+              3.0 * n * 4 / (*ms * 1e6));
+  EXPECT_TRUE(dev->synchronize().ok());
+}
+
+TEST_F(NvidiaGpu, OutOfMemorySaysHowMuchIsFree) {
+  auto huge = dev->alloc(uint64_t{1} << 52);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), HD_ERROR_OUT_OF_MEMORY);
+  EXPECT_NE(huge.status().message().find("bytes free"), std::string::npos)
+      << huge.status().message();
+}
+
+TEST_F(NvidiaGpu, BadPtxShowsTheJitLog) {
+  const std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k() { bogus.instruction; }\n";
+  hd_kernel_signature sig{"k", 0, nullptr, 1, 32, 0};
+  auto m = dev->loadBinary(ptx.data(), ptx.size(), {sig});
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("cuModuleLoadDataEx"), std::string::npos)
+      << m.status().message();
+}
+
+} // namespace
