@@ -1,0 +1,403 @@
+//===- AmdPlugin.cpp - The AMD plugin's entry, devices, memory, events ----===//
+//
+// Device properties start from the arch's model (AmdModel.h) and are
+// refined by what HIP reports for the device: wavefront size, threads and
+// LDS per workgroup, CU count, L2 size (hipDeviceGetAttribute), memory size
+// (hipDeviceTotalMem) and the name. The architecture ("gfx942") is the one
+// property without an attribute; it comes from hipDeviceProp_t's
+// gcnArchName, whose offset differs between HIP 5 and HIP 6.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AmdModel.h"
+#include "AmdRuntime.h"
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace hadron::amd {
+
+hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
+  if (err) {
+    err->code = code;
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(err->message, sizeof(err->message), format, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+namespace {
+
+struct InitResult {
+  hd_status status = HD_OK;
+  std::string message;
+  const HipApi *hip = nullptr;
+  std::vector<hd_device_info> devices;
+};
+
+/// gcnArchName's offset in hipDeviceProp_t: HIP 5's layout (R0000) and
+/// HIP 6's (R0600).
+constexpr size_t kArchNameOffsetR0000 = 396;
+constexpr size_t kArchNameOffsetR0600 = 1160;
+/// Larger than either struct, so that a newer HIP that appends fields
+/// cannot write past it.
+constexpr size_t kPropertiesBufferBytes = 8192;
+
+bool looksLikeArch(const char *s, size_t room) {
+  return room > 4 && std::strncmp(s, "gfx", 3) == 0 && s[3] >= '0' && s[3] <= '9' &&
+         std::memchr(s, '\0', room) != nullptr;
+}
+
+/// "gfx942" for device `device`, or "" when HIP does not say. The known
+/// offset of this HIP's layout first; should it not hold an arch name (a
+/// HIP whose layout moved again), the first "gfxN..." string after the
+/// 256-byte name field, which is the only other string of the struct.
+std::string archOf(const HipApi &hip, int device) {
+  if (!hip.getDeviceProperties)
+    return "";
+  std::vector<char> props(kPropertiesBufferBytes, 0);
+  if (hip.getDeviceProperties(props.data(), device) != hipSuccess)
+    return "";
+  size_t known = hip.propertiesR0600 ? kArchNameOffsetR0600 : kArchNameOffsetR0000;
+  auto at = [&](size_t offset) {
+    return std::string(processorOf(props.data() + offset));
+  };
+  if (looksLikeArch(props.data() + known, props.size() - known))
+    return at(known);
+  for (size_t offset = 256; offset + 4 < props.size(); offset += 4)
+    if (looksLikeArch(props.data() + offset, props.size() - offset))
+      return at(offset);
+  return "";
+}
+
+hd_status queryDevice(const HipApi &hip, int device, hd_device_info &info, std::string &why) {
+  info = hd_device_info{};
+  info.struct_size = sizeof(info);
+  auto failed = [&](const char *call, hipError_t code) {
+    why = "amd: device " + std::to_string(device) + ": " + hipErrorText(hip, call, code);
+    return HD_ERROR_INTERNAL;
+  };
+  if (hipError_t e = hip.hipSetDevice(device))
+    return failed("hipSetDevice", e);
+  if (hipError_t e = hip.hipDeviceGetName(info.name, sizeof(info.name), device))
+    return failed("hipDeviceGetName", e);
+  std::string arch = archOf(hip, device);
+  std::snprintf(info.arch, sizeof(info.arch), "%s", arch.empty() ? "unknown" : arch.c_str());
+  const ArchModel *model = findArch(arch);
+
+  int value = 0;
+  auto attribute = [&](HipAttribute attr, const char *what, auto &field) {
+    if (hipError_t e = hip.hipDeviceGetAttribute(&value, attr, device)) {
+      why = "amd: device " + std::to_string(device) + ": " +
+            hipErrorText(hip, "hipDeviceGetAttribute", e) + " for " + what;
+      return false;
+    }
+    field = static_cast<std::remove_reference_t<decltype(field)>>(value > 0 ? value : 0);
+    return true;
+  };
+  if (!attribute(hipDeviceAttributeWarpSize, "the wavefront size", info.warp_size) ||
+      !attribute(hipDeviceAttributeMaxThreadsPerBlock, "threads per workgroup",
+                 info.max_threads_per_cta) ||
+      !attribute(hipDeviceAttributeMaxSharedMemoryPerBlock, "LDS per workgroup",
+                 info.shared_bytes_per_cta) ||
+      !attribute(hipDeviceAttributeMultiprocessorCount, "the CU count", info.compute_units) ||
+      !attribute(hipDeviceAttributeL2CacheSize, "the L2 size", info.l2_bytes))
+    return HD_ERROR_INTERNAL;
+  size_t total = 0;
+  if (hipError_t e = hip.hipDeviceTotalMem(&total, device))
+    return failed("hipDeviceTotalMem", e);
+  info.global_bytes = total;
+  if (model) {
+    info.l1_bytes = model->l1Bytes;
+    // What HIP leaves at 0 the model knows.
+    if (!info.warp_size)
+      info.warp_size = model->waveSize;
+    if (!info.max_threads_per_cta)
+      info.max_threads_per_cta = model->maxThreadsPerWorkgroup;
+    if (!info.shared_bytes_per_cta)
+      info.shared_bytes_per_cta = model->ldsBytesPerWorkgroup;
+    if (!info.l2_bytes)
+      info.l2_bytes = model->l2Bytes;
+  }
+  return HD_OK;
+}
+
+InitResult initialize() {
+  InitResult r;
+  hd_error err{};
+  r.hip = loadHip(&err);
+  if (!r.hip) {
+    r.status = err.code;
+    r.message = err.message;
+    return r;
+  }
+  const HipApi &hip = *r.hip;
+  int count = 0;
+  hipError_t e = hip.hipGetDeviceCount(&count);
+  if (e == hipErrorNoDevice || (e == hipSuccess && count == 0)) {
+    r.status = HD_ERROR_NO_DEVICE;
+    r.message = e == hipErrorNoDevice ? "amd: no device (hipErrorNoDevice)"
+                                      : "amd: no device (hipGetDeviceCount returned 0)";
+    return r;
+  }
+  if (e != hipSuccess) {
+    r.status = HD_ERROR_NO_DEVICE;
+    r.message = "amd: no device (" + hipErrorText(hip, "hipGetDeviceCount", e) + ")";
+    return r;
+  }
+  for (int d = 0; d < count; ++d) {
+    hd_device_info info;
+    std::string why;
+    if (hd_status s = queryDevice(hip, d, info, why)) {
+      r.status = s;
+      r.message = why;
+      r.devices.clear();
+      return r;
+    }
+    r.devices.push_back(info);
+  }
+  return r;
+}
+
+const InitResult &state() {
+  static const InitResult result = initialize();
+  return result;
+}
+
+hd_status amdInit(hd_error *err) {
+  const InitResult &s = state();
+  if (s.status != HD_OK)
+    return fail(err, s.status, "%s", s.message.c_str());
+  return HD_OK;
+}
+
+uint32_t amdDeviceCount() { return static_cast<uint32_t>(state().devices.size()); }
+
+hd_status amdDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
+  const InitResult &s = state();
+  if (device >= s.devices.size())
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "amd has %zu device(s), got device %u",
+                s.devices.size(), device);
+  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
+                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
+  size_t n = info->struct_size < sizeof(hd_device_info) ? info->struct_size : sizeof(hd_device_info);
+  uint32_t callerSize = info->struct_size;
+  std::memcpy(info, &s.devices[device], n);
+  info->struct_size = callerSize;
+  return HD_OK;
+}
+
+} // namespace
+
+const HipApi *useDevice(uint32_t device, const char *call, hd_error *err) {
+  const InitResult &s = state();
+  if (!s.hip || s.status != HD_OK) {
+    fail(err, s.status == HD_OK ? HD_ERROR_INTERNAL : s.status, "%s: %s", call,
+         s.message.c_str());
+    return nullptr;
+  }
+  if (device >= s.devices.size()) {
+    fail(err, HD_ERROR_INVALID_ARGUMENT, "%s: amd has %zu device(s), got device %u", call,
+         s.devices.size(), device);
+    return nullptr;
+  }
+  if (hipError_t e = s.hip->hipSetDevice(static_cast<int>(device))) {
+    fail(err, HD_ERROR_INTERNAL, "%s on amd:%u: %s", call, device,
+         hipErrorText(*s.hip, "hipSetDevice", e).c_str());
+    return nullptr;
+  }
+  return s.hip;
+}
+
+hd_status check(const HipApi &hip, hipError_t code, const char *call, uint32_t device,
+                hd_error *err, hd_status otherwise) {
+  if (code == hipSuccess)
+    return HD_OK;
+  return fail(err, code == hipErrorOutOfMemory ? HD_ERROR_OUT_OF_MEMORY : otherwise,
+              "amd:%u: %s", device, hipErrorText(hip, call, code).c_str());
+}
+
+namespace {
+
+hd_status amdMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
+  const HipApi *hip = useDevice(device, "mem_alloc", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  void *p = nullptr;
+  // A 0-byte buffer still gets its own address.
+  if (hipError_t e = hip->hipMalloc(&p, bytes ? bytes : 1))
+    return fail(err, e == hipErrorOutOfMemory ? HD_ERROR_OUT_OF_MEMORY : HD_ERROR_INTERNAL,
+                "amd:%u: %s, allocating %llu bytes", device,
+                hipErrorText(*hip, "hipMalloc", e).c_str(),
+                static_cast<unsigned long long>(bytes));
+  *out = reinterpret_cast<hd_device_ptr>(p);
+  return HD_OK;
+}
+
+hd_status amdMemFree(uint32_t device, hd_device_ptr ptr, hd_error *err) {
+  const HipApi *hip = useDevice(device, "mem_free", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  return check(*hip, hip->hipFree(reinterpret_cast<void *>(ptr)), "hipFree", device, err);
+}
+
+hd_status amdCopyToDevice(uint32_t device, hd_device_ptr dst, const void *src, uint64_t bytes,
+                          hd_error *err) {
+  const HipApi *hip = useDevice(device, "copy_to_device", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  return check(*hip,
+               hip->hipMemcpy(reinterpret_cast<void *>(dst), src, bytes, hipMemcpyHostToDevice),
+               "hipMemcpy (host to device)", device, err);
+}
+
+hd_status amdCopyToHost(uint32_t device, void *dst, hd_device_ptr src, uint64_t bytes,
+                        hd_error *err) {
+  const HipApi *hip = useDevice(device, "copy_to_host", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  return check(*hip,
+               hip->hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes,
+                              hipMemcpyDeviceToHost),
+               "hipMemcpy (device to host)", device, err, HD_ERROR_LAUNCH);
+}
+
+hd_status amdSynchronize(uint32_t device, hd_error *err) {
+  const HipApi *hip = useDevice(device, "synchronize", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  // A kernel that faulted or trapped (hd.assert) reports here.
+  return check(*hip, hip->hipDeviceSynchronize(), "hipDeviceSynchronize", device, err,
+               HD_ERROR_LAUNCH);
+}
+
+} // namespace
+} // namespace hadron::amd
+
+/// A HIP event on the null stream of its device.
+struct hd_plugin_event {
+  uint32_t device;
+  hadron::amd::hipEvent_t event;
+  bool recorded = false;
+};
+
+namespace hadron::amd {
+namespace {
+
+hd_status amdEventCreate(uint32_t device, hd_plugin_event **out, hd_error *err) {
+  const HipApi *hip = useDevice(device, "event_create", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  hipEvent_t event = nullptr;
+  if (hd_status s = check(*hip, hip->hipEventCreate(&event), "hipEventCreate", device, err))
+    return s;
+  *out = new (std::nothrow) hd_plugin_event{device, event};
+  if (!*out) {
+    hip->hipEventDestroy(event);
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
+  }
+  return HD_OK;
+}
+
+hd_status amdEventRecord(hd_plugin_event *event, hd_error *err) {
+  const HipApi *hip = useDevice(event->device, "event_record", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  if (hd_status s = check(*hip, hip->hipEventRecord(event->event, nullptr), "hipEventRecord",
+                          event->device, err))
+    return s;
+  event->recorded = true;
+  return HD_OK;
+}
+
+hd_status amdEventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                            hd_error *err) {
+  if (!start->recorded || !end->recorded)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "event_elapsed_ms: the %s event was never recorded",
+                start->recorded ? "end" : "start");
+  if (start->device != end->device)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "event_elapsed_ms: events of amd:%u and amd:%u", start->device, end->device);
+  const HipApi *hip = useDevice(end->device, "event_elapsed_ms", err);
+  if (!hip)
+    return err ? err->code : HD_ERROR_INTERNAL;
+  if (hd_status s = check(*hip, hip->hipEventSynchronize(end->event), "hipEventSynchronize",
+                          end->device, err, HD_ERROR_LAUNCH))
+    return s;
+  return check(*hip, hip->hipEventElapsedTime(ms, start->event, end->event),
+               "hipEventElapsedTime", end->device, err);
+}
+
+hd_status amdEventDestroy(hd_plugin_event *event, hd_error *err) {
+  hd_status s = HD_OK;
+  if (const HipApi *hip = useDevice(event->device, "event_destroy", err))
+    s = check(*hip, hip->hipEventDestroy(event->event), "hipEventDestroy", event->device, err);
+  else
+    s = err ? err->code : HD_ERROR_INTERNAL;
+  delete event;
+  return s;
+}
+
+const hd_runtime_table kRuntimeTable = {
+    sizeof(hd_runtime_table),
+    amdInit,
+    amdDeviceCount,
+    amdDeviceInfo,
+    amdMemAlloc,
+    amdMemFree,
+    amdCopyToDevice,
+    amdCopyToHost,
+    moduleLoad,
+    moduleUnload,
+    launch,
+    amdSynchronize,
+    amdEventCreate,
+    amdEventRecord,
+    amdEventElapsedMs,
+    amdEventDestroy,
+};
+
+/// The descriptor's arch list, from the model (same order: the first is
+/// the default).
+const char *const *archList() {
+  static const std::vector<const char *> archs = [] {
+    std::vector<const char *> out;
+    for (const ArchModel &m : archModels())
+      out.push_back(m.arch);
+    out.push_back(nullptr);
+    return out;
+  }();
+  return archs.data();
+}
+
+const hd_plugin_descriptor &descriptor() {
+  static const hd_plugin_descriptor d = {
+      sizeof(hd_plugin_descriptor),
+      HADRON_PLUGIN_ABI_MAJOR,
+      HADRON_PLUGIN_ABI_MINOR,
+      "amd",
+      archModels().front().arch,
+      archList(),
+      "libhadron-target-amd-compiler.so",
+      &kRuntimeTable,
+  };
+  return d;
+}
+
+} // namespace
+} // namespace hadron::amd
+
+extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
+  return &hadron::amd::descriptor();
+}
