@@ -110,12 +110,9 @@ Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand oper
                  std::to_string(n));
   }
 
-  WarpFragment f;
-  switch (operand) {
-  case MatrixOperand::A: f = warpA(instr.k, aType); break;
-  case MatrixOperand::B: f = warpB(instr.k, aType); break;
-  case MatrixOperand::Accumulator: f = warpAccumulator(static_cast<int32_t>(cols)); break;
-  }
+  WarpFragment f = operand == MatrixOperand::A   ? warpA(instr.k, aType)
+                   : operand == MatrixOperand::B ? warpB(instr.k, aType)
+                                                 : warpAccumulator(static_cast<int32_t>(cols));
   int32_t rows = f.rows * (warps.empty() ? 1 : 4);
   return LinearLayout::create({inDim("register", f.registers), inDim("lane", f.lanes),
                                inDim("warp", warps)},

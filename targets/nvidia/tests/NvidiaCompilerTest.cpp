@@ -53,6 +53,7 @@ struct Compiled {
   std::string message, binary, ptx, llvmIR;
   std::vector<hd_kernel_signature> kernels; // names dangle after release
   uint32_t numWarps = 0, warpSize = 0;
+  uint64_t staticSharedBytes = 0;
 };
 
 Compiled compile(const std::string &ir, const char *arch) {
@@ -76,6 +77,7 @@ Compiled compile(const std::string &ir, const char *arch) {
   if (out->num_kernels) {
     c.numWarps = out->kernels[0].num_warps;
     c.warpSize = out->kernels[0].warp_size;
+    c.staticSharedBytes = out->kernels[0].static_shared_bytes;
   }
   table->release(out);
   return c;
@@ -168,8 +170,9 @@ TEST(NvidiaCompiler, EveryArchCompilesVectorAdd) {
     Compiled c = compile(ir, arch);
     ASSERT_EQ(c.status, HD_OK) << arch << ": " << c.message;
     EXPECT_NE(c.ptx.find(std::string(".target ") + arch), std::string::npos) << arch;
-    if (ptxasAvailable())
+    if (ptxasAvailable()) {
       EXPECT_TRUE(isCudaElf(c.binary)) << arch;
+    }
   }
 }
 
@@ -187,8 +190,9 @@ TEST(NvidiaCompiler, MathLinksLibdevice) {
   // sqrt is the IEEE instruction, exp is libdevice's ex2-based sequence.
   EXPECT_NE(c.ptx.find("sqrt.rn.f32"), std::string::npos);
   EXPECT_NE(c.ptx.find("ex2.approx"), std::string::npos);
-  if (ptxasAvailable())
+  if (ptxasAvailable()) {
     EXPECT_TRUE(isCudaElf(c.binary));
+  }
 }
 
 TEST(NvidiaCompiler, WithoutAToolkitThePtxIsTheBinary) {
@@ -209,6 +213,18 @@ TEST(NvidiaCompiler, WithoutLibdeviceMathFailsLoudly) {
   ASSERT_EQ(c.status, HD_ERROR_COMPILE);
   EXPECT_NE(c.message.find("needs libdevice for __nv_"), std::string::npos) << c.message;
   EXPECT_NE(c.message.find("CUDA_HOME=" + empty.string()), std::string::npos) << c.message;
+}
+
+TEST(NvidiaCompiler, SharedMemoryIsPlannedIntoTheSignature) {
+  // The runtime launches with static_shared_bytes of dynamic shared memory
+  // (NvidiaKernelABI.h): the 16x32 f32 tile must be in it.
+  Compiled c = compile(readFile(HADRON_NVIDIA_INPUTS "/shared.mlir"), "sm_90a");
+  ASSERT_EQ(c.status, HD_OK) << c.message;
+  EXPECT_GE(c.staticSharedBytes, 16u * 32 * 4);
+  EXPECT_NE(c.ptx.find(".extern .shared .align 16 .b8 __hd_shared[]"), std::string::npos);
+  Compiled none = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), "sm_90a");
+  ASSERT_EQ(none.status, HD_OK) << none.message;
+  EXPECT_EQ(none.staticSharedBytes, 0u);
 }
 
 TEST(NvidiaCompiler, RejectsA64LaneWarp) {

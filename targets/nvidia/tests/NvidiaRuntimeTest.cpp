@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -238,6 +239,39 @@ TEST_F(NvidiaGpu, RowSumReducesAcrossLanes) {
   }
   for (int32_t r = rows; r < rows + slack; ++r)
     ASSERT_TRUE(std::isnan(out[r])) << r;
+}
+
+float halfToFloat(uint16_t h) {
+  int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
+  float v = exp == 0 ? std::ldexp(float(man), -24) : std::ldexp(float(man | 1024), exp - 25);
+  return sign ? -v : v;
+}
+
+TEST_F(NvidiaGpu, WideAndNarrowShufflesReduceExactly) {
+  auto module = load(HADRON_NVIDIA_INPUTS "/row_sum_wide.mlir");
+  ASSERT_TRUE(module);
+  auto kernel = module->kernel("row_sum_wide");
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const int32_t rows = 4 * 64, cols = 128;
+  // Integers of magnitude <= 2048 are exact in f16, so the maximum is too.
+  std::uniform_int_distribution<int32_t> dist(-2048, 2048);
+  std::vector<int32_t> in(rows * cols);
+  for (int32_t &v : in)
+    v = dist(rng);
+  std::vector<int64_t> sums(rows, INT64_MIN);
+  std::vector<uint16_t> maxs(rows, 0x7e00); // NaN
+  auto din = dev->alloc(in.size() * 4), dsums = dev->alloc(rows * 8), dmaxs = dev->alloc(rows * 2);
+  ASSERT_TRUE(din->upload(in).ok() && dsums->upload(sums).ok() && dmaxs->upload(maxs).ok());
+  ASSERT_TRUE(kernel->launch({rows / 4, 1, 1}, {din->arg(), dsums->arg(), dmaxs->arg()}).ok());
+  ASSERT_TRUE(dsums->download(sums).ok() && dmaxs->download(maxs).ok());
+  for (int32_t r = 0; r < rows; ++r) {
+    int64_t sum = 0;
+    int32_t max = INT32_MIN;
+    for (int32_t c = 0; c < cols; ++c)
+      sum += in[r * cols + c], max = std::max(max, in[r * cols + c]);
+    ASSERT_EQ(sums[r], sum) << "row " << r;
+    ASSERT_EQ(halfToFloat(maxs[r]), float(max)) << "row " << r;
+  }
 }
 
 TEST_F(NvidiaGpu, MathThroughLibdeviceMatchesTheHost) {

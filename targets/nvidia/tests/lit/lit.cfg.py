@@ -28,3 +28,7 @@ try:
     config.available_features.add("libcuda")
 except OSError:
     pass
+
+cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+if os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")
