@@ -23,7 +23,8 @@
 #include <mutex>
 #include <new>
 #include <string>
-#include <unordered_map>
+#include <map>
+#include <string_view>
 
 struct hd_plugin_module {
   uint32_t device;
@@ -33,7 +34,9 @@ struct hd_plugin_module {
     uint64_t dynamicSharedLimit; // what cuFuncSetAttribute last allowed; 0 = the default
   };
   std::mutex mutex;
-  std::unordered_map<std::string, Function> functions;
+  // Ordered with a transparent comparator: a launch looks its kernel up by
+  // the signature's name without building a std::string.
+  std::map<std::string, Function, std::less<>> functions;
 };
 
 namespace hadron::nvidia {
@@ -183,7 +186,7 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
   cuda::CUfunction function = nullptr;
   {
     std::lock_guard<std::mutex> lock(module->mutex);
-    auto it = module->functions.find(name);
+    auto it = module->functions.find(std::string_view(name));
     if (it == module->functions.end()) {
       cuda::CUfunction handle = nullptr;
       if (hd_status s = check(driver().cuModuleGetFunction(&handle, module->module, name),
@@ -230,15 +233,17 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     slots[i] = marshal(args[i]);
     params[i] = &slots[i];
   }
-  char context[160];
+  cuda::CUresult rc = driver().cuLaunchKernel(function, grid[0], grid[1], grid[2],
+                                              static_cast<unsigned>(threads), 1, 1,
+                                              static_cast<unsigned>(shared), nullptr,
+                                              signature->num_args ? params : nullptr, nullptr);
+  if (rc == cuda::CUDA_SUCCESS)
+    return HD_OK;
+  char context[256];
   std::snprintf(context, sizeof(context), "launching %s on nvidia:%u, grid %ux%ux%u, %" PRIu64
                 " threads, %" PRIu64 " shared bytes",
                 name, module->device, grid[0], grid[1], grid[2], threads, shared);
-  return check(driver().cuLaunchKernel(function, grid[0], grid[1], grid[2],
-                                       static_cast<unsigned>(threads), 1, 1,
-                                       static_cast<unsigned>(shared), nullptr,
-                                       signature->num_args ? params : nullptr, nullptr),
-               "cuLaunchKernel", err, HD_ERROR_LAUNCH, context);
+  return check(rc, "cuLaunchKernel", err, HD_ERROR_LAUNCH, context);
 }
 
 } // namespace hadron::nvidia

@@ -72,8 +72,10 @@ hd_status enterDevice(uint32_t device, hd_error *err) {
                 gDevices.size(), device);
   // Cheap (a thread-local store in the driver), and always right even when
   // the program switched this thread to another context in between.
-  return check(gDriver.cuCtxSetCurrent(gDevices[device].context), "cuCtxSetCurrent", err,
-               HD_ERROR_INTERNAL, "nvidia:" + std::to_string(device));
+  cuda::CUresult rc = gDriver.cuCtxSetCurrent(gDevices[device].context);
+  if (rc == cuda::CUDA_SUCCESS)
+    return HD_OK;
+  return check(rc, "cuCtxSetCurrent", err, HD_ERROR_INTERNAL, "nvidia:" + std::to_string(device));
 }
 
 namespace {
