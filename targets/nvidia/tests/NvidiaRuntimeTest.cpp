@@ -30,6 +30,17 @@ using namespace hadron::runtime;
 
 namespace {
 
+/// The source tree the kernels are read from: $HADRON_SOURCE_DIR when set
+/// (a copy of the tree on another machine), else the one built from.
+std::string sourceDir() {
+  const char *dir = std::getenv("HADRON_SOURCE_DIR");
+  return dir && *dir ? dir : HADRON_SOURCE_DIR;
+}
+std::string example(const char *name) { return sourceDir() + "/examples/" + name; }
+std::string input(const char *name) {
+  return sourceDir() + "/targets/nvidia/tests/Inputs/" + name;
+}
+
 std::string readFile(const std::string &path) {
   std::ifstream in(path);
   std::stringstream ss;
@@ -106,7 +117,7 @@ TEST(NvidiaRuntime, CudaStubLibraryReportsNoDevice) {
 TEST(NvidiaRuntime, CompilesAheadOfTimeWithoutADevice) {
   auto ctx = Context::create();
   ASSERT_TRUE(ctx.ok()) << ctx.status().message();
-  const std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  const std::string ir = readFile(example("vector_add.mlir"));
   hd_compile_options options{sizeof(hd_compile_options), "sm_90a", 3, nullptr};
   hd_compiled *compiled = nullptr;
   hd_error err;
@@ -143,7 +154,10 @@ protected:
   }
 
   std::optional<Module> load(const std::string &path) {
-    auto m = dev->loadIR(readFile(path));
+    std::string ir = readFile(path);
+    EXPECT_FALSE(ir.empty()) << "cannot read " << path
+                             << " (set HADRON_SOURCE_DIR to the source tree)";
+    auto m = dev->loadIR(ir);
     EXPECT_TRUE(m.ok()) << path << ": " << m.status().message();
     if (!m.ok())
       return std::nullopt;
@@ -167,7 +181,7 @@ TEST_F(NvidiaGpu, DeviceInfoIsRefinedByTheDriver) {
 }
 
 TEST_F(NvidiaGpu, VectorAddMatchesTheHost) {
-  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  auto module = load(example("vector_add.mlir"));
   ASSERT_TRUE(module);
   auto add = module->kernel("vector_add");
   ASSERT_TRUE(add.ok()) << add.status().message();
@@ -195,7 +209,7 @@ TEST_F(NvidiaGpu, VectorAddMatchesTheHost) {
 
 TEST_F(NvidiaGpu, LaunchWithMoreThan48KiBOfSharedMemory) {
   // The kernel ignores it, but the launch must raise the function's limit.
-  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  auto module = load(example("vector_add.mlir"));
   ASSERT_TRUE(module);
   auto add = module->kernel("vector_add");
   ASSERT_TRUE(add.ok());
@@ -218,7 +232,7 @@ TEST_F(NvidiaGpu, LaunchWithMoreThan48KiBOfSharedMemory) {
 }
 
 TEST_F(NvidiaGpu, RowSumReducesAcrossLanes) {
-  auto module = load(HADRON_NVIDIA_INPUTS "/row_sum.mlir");
+  auto module = load(input("row_sum.mlir"));
   ASSERT_TRUE(module);
   auto sum = module->kernel("row_sum");
   ASSERT_TRUE(sum.ok()) << sum.status().message();
@@ -248,7 +262,7 @@ float halfToFloat(uint16_t h) {
 }
 
 TEST_F(NvidiaGpu, WideAndNarrowShufflesReduceExactly) {
-  auto module = load(HADRON_NVIDIA_INPUTS "/row_sum_wide.mlir");
+  auto module = load(input("row_sum_wide.mlir"));
   ASSERT_TRUE(module);
   auto kernel = module->kernel("row_sum_wide");
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
@@ -275,7 +289,7 @@ TEST_F(NvidiaGpu, WideAndNarrowShufflesReduceExactly) {
 }
 
 TEST_F(NvidiaGpu, MathThroughLibdeviceMatchesTheHost) {
-  auto module = load(HADRON_NVIDIA_INPUTS "/math.mlir");
+  auto module = load(input("math.mlir"));
   ASSERT_TRUE(module);
   auto math = module->kernel("math");
   ASSERT_TRUE(math.ok()) << math.status().message();
@@ -299,7 +313,7 @@ TEST_F(NvidiaGpu, MathThroughLibdeviceMatchesTheHost) {
 }
 
 TEST_F(NvidiaGpu, EventsTimeALaunch) {
-  auto module = load(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  auto module = load(example("vector_add.mlir"));
   ASSERT_TRUE(module);
   auto add = module->kernel("vector_add");
   const int32_t n = 1 << 24;
