@@ -48,6 +48,9 @@ Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const ArchModel
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // The device libraries' hostcall (printf) has inline assembly, which
+    // the object streamer parses.
+    LLVMInitializeAMDGPUAsmParser();
   });
   llvm::Triple triple("amdgcn-amd-amdhsa");
   std::string error;
