@@ -1,1 +1,177 @@
+//===- DotTest.cpp - hd.dot through the FMA lowering every target runs ----===//
+//
+// D = A * B + C for M x K and K x N row-major matrices whose sizes are not
+// multiples of the tiles: each program owns one BM x BN tile of D, walks K
+// in steps of BK with an scf.for carrying the accumulator, and loads A and
+// B masked (zeros past the edges) in blocked layouts converted to the
+// #hd.dot_op layouts of the accumulator. Integral inputs make every sum
+// exact whatever order the lowering adds in; one case also runs fractional
+// values against an error bound.
+//
+//===----------------------------------------------------------------------===//
+
 #include "E2E.h"
+
+namespace hadron::e2e {
+namespace {
+
+using runtime::arg::i32;
+
+struct DotCase {
+  Blocked acc;
+  int bm, bn, bk;
+  std::string in = "f32"; ///< A and B; the accumulator is f32 (f64 for f64).
+  std::string name() const {
+    return in + "_" + acc.name() + "_" + std::to_string(bm) + "x" + std::to_string(bn) + "x" +
+           std::to_string(bk);
+  }
+  std::string accElem() const { return in == "f64" ? "f64" : "f32"; }
+};
+
+class Dot : public ::testing::TestWithParam<DotCase> {};
+
+TEST_P(Dot, MatmulWithTailsAndAccumulator) {
+  E2E_BEGIN();
+  const DotCase &c = GetParam();
+  // Operands move between threads to reach the dot_op layouts.
+  E2E_REQUIRE(CrossLaneConvert);
+  const int warps = c.acc.numWarps();
+  const std::string e = c.in, ae = c.accElem();
+  KernelBuilder k("matmul", warps);
+  std::string acc = k.layout("acc", c.acc.str(S.lanes));
+  std::string aop = k.layout("a_op", "#hd.dot_op<{opIdx = 0, parent = " + acc + "}>");
+  std::string bop = k.layout("b_op", "#hd.dot_op<{opIdx = 1, parent = " + acc + "}>");
+  std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(S.lanes));
+  std::string bl = k.layout("b_load", Blocked{{1, 1}, {2, 16}, {1, warps}, {1, 0}}.str(S.lanes));
+  std::string A = k.arg("!hd.ptr<" + e + ">"), B = k.arg("!hd.ptr<" + e + ">");
+  std::string C = k.arg("!hd.ptr<" + ae + ">"), D = k.arg("!hd.ptr<" + ae + ">");
+  std::string m = k.arg("i32"), n = k.arg("i32"), kk = k.arg("i32");
+  std::string m0 = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(c.bm) + " : i32");
+  std::string n0 = k.let("arith.muli " + k.let("hd.program_id 1") + ", " + k.constI32(c.bn) + " : i32");
+  // The accumulator starts from C.
+  auto tc = k.tile2d({c.bm, c.bn}, acc, m0, n0, n, m, n);
+  std::string accT = tensorType({c.bm, c.bn}, ae, acc);
+  std::string accP = tensorType({c.bm, c.bn}, "!hd.ptr<" + ae + ">", acc);
+  std::string c0 = k.let("hd.load " + k.pointers(C, ae, tc.offsets, {c.bm, c.bn}, acc) + " mask " +
+                         tc.mask + " other " + k.let("arith.constant dense<0.0> : " + accT) + " : " +
+                         accP);
+  std::string lb = k.constIndex(0), step = k.constIndex(c.bk);
+  std::string ub = k.let("arith.index_cast " + kk + " : i32 to index");
+  std::string iv = k.fresh(), carried = k.fresh();
+  std::string result = k.let("scf.for " + iv + " = " + lb + " to " + ub + " step " + step +
+                             " iter_args(" + carried + " = " + c0 + ") -> (" + accT + ") {");
+  std::string k0 = k.let("arith.index_cast " + iv + " : index to i32");
+  auto ta = k.tile2d({c.bm, c.bk}, al, m0, k0, kk, m, kk);
+  auto tb = k.tile2d({c.bk, c.bn}, bl, k0, n0, n, kk, n);
+  std::string aT = tensorType({c.bm, c.bk}, e, al), bT = tensorType({c.bk, c.bn}, e, bl);
+  std::string a = k.let("hd.load " + k.pointers(A, e, ta.offsets, {c.bm, c.bk}, al) + " mask " +
+                        ta.mask + " other " + k.let("arith.constant dense<0.0> : " + aT) + " : " +
+                        tensorType({c.bm, c.bk}, "!hd.ptr<" + e + ">", al));
+  std::string b = k.let("hd.load " + k.pointers(B, e, tb.offsets, {c.bk, c.bn}, bl) + " mask " +
+                        tb.mask + " other " + k.let("arith.constant dense<0.0> : " + bT) + " : " +
+                        tensorType({c.bk, c.bn}, "!hd.ptr<" + e + ">", bl));
+  std::string aOpT = tensorType({c.bm, c.bk}, e, aop), bOpT = tensorType({c.bk, c.bn}, e, bop);
+  std::string ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
+  std::string bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
+  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " : " + aOpT + " * " + bOpT +
+                           " -> " + accT);
+  k.line("scf.yield " + next + " : " + accT);
+  k.line("}");
+  k.line("hd.store " + k.pointers(D, ae, tc.offsets, {c.bm, c.bn}, acc) + ", " + result + " mask " +
+         tc.mask + " : " + accP);
+
+  Program p;
+  int kid = p.add(k);
+  E2E_READY(p);
+  const int M = tailSize(rng, c.bm, 3 * c.bm), N = tailSize(rng, c.bn, 3 * c.bn);
+  const int K = tailSize(rng, c.bk, 5 * c.bk);
+  SCOPED_TRACE("M, N, K = " + std::to_string(M) + ", " + std::to_string(N) + ", " + std::to_string(K));
+  auto run = [&](auto inSample, auto accSample, bool integral) {
+    using TI = decltype(inSample);
+    using TA = decltype(accSample);
+    auto gen = [&](int count) {
+      std::vector<double> v(count);
+      std::uniform_int_distribution<int> d(-4, 4);
+      std::uniform_real_distribution<double> f(-1, 1);
+      for (double &x : v)
+        x = integral ? d(rng) : f(rng);
+      return v;
+    };
+    std::vector<double> a = gen(M * K), b = gen(K * N), c0 = gen(M * N);
+    auto typed = [](const std::vector<double> &v, auto sample) {
+      using T = decltype(sample);
+      std::vector<T> out(v.size());
+      for (size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_same_v<T, Half>)
+          out[i] = toHalf(static_cast<float>(v[i]));
+        else
+          out[i] = static_cast<T>(v[i]);
+      }
+      return out;
+    };
+    std::vector<TI> ha = typed(a, TI()), hb = typed(b, TI());
+    std::vector<TA> hc = typed(c0, TA());
+    // The reference sees the inputs as the device does (rounded to their type).
+    auto value = [](const auto &x) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Half>)
+        return double(fromHalf(x));
+      else
+        return double(x);
+    };
+    auto ba = p.input(ha), bb = p.input(hb), bc = p.input(hc);
+    auto bd = p.output<TA>(M * N + 8);
+    E2E_LAUNCH(p, kid, {ceilDiv(M, c.bm), ceilDiv(N, c.bn), 1},
+               {ba.arg(), bb.arg(), bc.arg(), bd.arg(), i32(M), i32(N), i32(K)}, {io(bd)});
+    std::vector<TA> want(M * N);
+    std::vector<double> bound(M * N);
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double s = value(hc[i * N + j]), mag = std::fabs(s);
+        for (int q = 0; q < K; ++q) {
+          double t = value(ha[i * K + q]) * value(hb[q * N + j]);
+          s += t;
+          mag += std::fabs(t);
+        }
+        want[i * N + j] = static_cast<TA>(s);
+        bound[i * N + j] = (K + 1) * (std::is_same_v<TA, float> ? 1.2e-7 : 2.3e-16) * mag;
+      }
+    if (integral) {
+      expectExact(bd.host(), want, "D = A * B + C");
+    } else {
+      expectAll(
+          M * N,
+          [&](size_t i) -> std::optional<std::string> {
+            if (std::fabs(double(bd.host()[i]) - double(want[i])) <= bound[i])
+              return std::nullopt;
+            return "got " + show(bd.host()[i]) + ", want " + show(want[i]) + " within " +
+                   show(bound[i]);
+          },
+          "D = A * B + C, fractional");
+    }
+    expectPoisoned(bd.host(), M * N, bd.size(), "past D");
+  };
+  if (c.in == "f16") {
+    run(Half(), float(), true);
+  } else if (c.in == "f64") {
+    run(double(), double(), true);
+    run(double(), double(), false);
+  } else {
+    run(float(), float(), true);
+    run(float(), float(), false);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, Dot,
+    ::testing::Values(DotCase{{{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8},
+                      DotCase{{{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 16},
+                      DotCase{{{4, 2}, {8, 4}, {1, 2}, {0, 1}}, 32, 16, 16},
+                      DotCase{{{1, 2}, {32, 1}, {1, 1}, {1, 0}}, 32, 16, 4},
+                      DotCase{{{2, 2}, {4, 8}, {2, 4}, {1, 0}}, 16, 32, 8},
+                      DotCase{{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16"},
+                      DotCase{{{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 8, "f16"},
+                      DotCase{{{2, 2}, {8, 4}, {2, 1}, {1, 0}}, 32, 16, 8, "f64"}),
+    ::testing::PrintToStringParamName());
+
+} // namespace
+} // namespace hadron::e2e
