@@ -1,1 +1,248 @@
+//===- DebugTest.cpp - print, assert, assume and multiple_of --------------===//
+//
+// print and a passing assert must not change what a kernel computes; a
+// failing assert must come back as an error from the launch or the
+// synchronisation, carrying the assert's message. A device assert may leave
+// the device unusable (a CUDA context is), so the failing launch runs in a
+// child process: this binary, re-run on this one test.
+//
+//===----------------------------------------------------------------------===//
+
 #include "E2E.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace hadron::e2e {
+namespace {
+
+using runtime::arg::i32;
+
+/// out[i] = x[i] + 1 over a masked 1-D tile; `middle` adds lines between
+/// the load and the store (given x and the tile).
+template <typename F>
+KernelBuilder plusOne(const std::string &name, const Blocked &b, int block, F middle) {
+  KernelBuilder k(name, b.numWarps());
+  std::string l = k.layout("l", b.str(session().lanes));
+  std::string in = k.arg("!hd.ptr<i32>", "{hd.divisibility = 16 : i32}");
+  std::string out = k.arg("!hd.ptr<i32>", "{hd.divisibility = 16 : i32}");
+  std::string n = k.arg("i32");
+  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(block) +
+                            " : i32");
+  auto t = k.tile1d(block, l, start, n);
+  std::string tt = tensorType({block}, "i32", l), pt = tensorType({block}, "!hd.ptr<i32>", l);
+  std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, {block}, l) + " mask " +
+                        t.mask + " other " + k.let("arith.constant dense<0> : " + tt) + " : " + pt);
+  middle(k, x, tt, t, n);
+  std::string y = k.let("arith.addi " + x + ", " + k.let("arith.constant dense<1> : " + tt) + " : " + tt);
+  k.line("hd.store " + k.pointers(out, "i32", t.offsets, {block}, l) + ", " + y + " mask " + t.mask +
+         " : " + pt);
+  return k;
+}
+
+void checkPlusOne(Program &p, int kid, int block, std::mt19937_64 &rng, int32_t lo, int32_t hi) {
+  const int count = tailSize(rng, block, 3 * block);
+  std::vector<int32_t> hx = randomVector<int32_t>(rng, count, lo, hi);
+  auto bi = p.input(hx);
+  auto bo = p.output<int32_t>(count + 8);
+  E2E_LAUNCH(p, kid, {ceilDiv(count, block), 1, 1}, {bi.arg(), bo.arg(), i32(count)}, {io(bo)});
+  std::vector<int32_t> want(count);
+  for (int i = 0; i < count; ++i)
+    want[i] = hx[i] + 1;
+  expectExact(bo.host(), want, "x + 1");
+  expectPoisoned(bo.host(), count, bo.size(), "past n");
+}
+
+const Blocked kSmall{{1}, {32}, {1}, {0}};
+const Blocked kWide{{4}, {32}, {4}, {0}};
+
+// Values, a scalar and hex, from a small tile (every thread that holds an
+// element prints it); the output is not captured, the results are checked.
+TEST(DebugOps, PrintRunsAndChangesNothing) {
+  E2E_BEGIN();
+  Program p;
+  int kid = p.add(plusOne("print", kSmall, 8, [](KernelBuilder &k, const std::string &x,
+                                                  const std::string &tt, auto &, const std::string &n) {
+    k.line("hd.print \"hadron-e2e print: x = \" " + x + " : " + tt);
+    k.line("hd.print \"hadron-e2e print: n = \" hex " + n + " : i32");
+    // An empty attribute dictionary ends a print without values (see
+    // PrintWithoutValuesBeforeAResult).
+    k.line("hd.print \"hadron-e2e print: no values\" {}");
+  }));
+  E2E_READY(p);
+  checkPlusOne(p, kid, 8, rng, -100, 100);
+}
+
+// A print without values followed by an op with a result: the assembly
+// format reads the next line's result name as a value to print.
+TEST(DebugOps, PrintWithoutValuesBeforeAResult) {
+  E2E_BEGIN();
+  Program p;
+  int kid = p.add(plusOne("print_bare", kSmall, 8, [](KernelBuilder &k, auto &, auto &, auto &,
+                                                       auto &) {
+    k.line("hd.print \"hadron-e2e print: no values\"");
+  }));
+  E2E_READY_UNLESS_KNOWN_BUG(
+      p, "`hd.print \"...\"` with no values cannot be followed by `%x = ...`: the optional "
+         "operand list of PrintOp's assembly format takes the next result name as an operand");
+  checkPlusOne(p, kid, 8, rng, -100, 100);
+}
+
+// assert(x < 1000) over inputs that all satisfy it, masked-off elements
+// included (they load 0).
+TEST(DebugOps, PassingAssertRunsAndChangesNothing) {
+  E2E_BEGIN();
+  Program p;
+  int kid = p.add(plusOne("assert_ok", kWide, 512, [](KernelBuilder &k, const std::string &x,
+                                                     const std::string &tt, auto &, auto &) {
+    std::string ok = k.let("arith.cmpi slt, " + x + ", " +
+                           k.let("arith.constant dense<1000> : " + tt) + " : " + tt);
+    k.line("hd.assert " + ok + ", \"hadron-e2e: x out of range\" : " +
+           tt.substr(0, tt.find('x') + 1) + "i1" + tt.substr(tt.find(',')));
+  }));
+  E2E_READY(p);
+  checkPlusOne(p, kid, 512, rng, -1000, 999);
+}
+
+// assume (n > 0) and multiple_of on a program's start, its splat and the
+// input pointer, all promises that hold; the loads and stores go through the
+// hinted values, so a lowering that misuses a hint (a vector access it does
+// not justify, a dropped mask) changes the results.
+TEST(DebugOps, AssumeAndMultipleOfKeepResults) {
+  E2E_BEGIN();
+  constexpr int kBlock = 512;
+  KernelBuilder k("hints", kWide.numWarps());
+  std::string l = k.layout("l", kWide.str(S.lanes));
+  std::string in = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>"), n = k.arg("i32");
+  std::string tt = tensorType({kBlock}, "i32", l), pt = tensorType({kBlock}, "!hd.ptr<i32>", l);
+  std::string positive = k.let("arith.cmpi sgt, " + n + ", " + k.constI32(0) + " : i32");
+  k.line("hd.assume " + positive);
+  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(kBlock) +
+                            " : i32");
+  std::string aligned = k.let("hd.multiple_of " + start + ", [512] : i32");
+  std::string tile = k.let("hd.multiple_of " + k.splat(aligned, tt) + ", [512] : " + tt);
+  std::string offs = k.let("arith.addi " + tile + ", " +
+                           k.let("hd.arange 0 to " + std::to_string(kBlock) + " : " + tt) + " : " + tt);
+  std::string mask = k.let("arith.cmpi slt, " + offs + ", " + k.splat(n, tt) + " : " + tt);
+  std::string ip = k.let("hd.multiple_of " + in + ", [16] : !hd.ptr<i32>");
+  std::string op = k.let("hd.multiple_of " + out + ", [16] : !hd.ptr<i32>");
+  std::string x = k.let("hd.load " + k.let("hd.addptr " + k.splat(ip, pt) + ", " + offs + " : " + pt +
+                                           ", " + tt) +
+                        " mask " + mask + " : " + pt);
+  std::string y = k.let("arith.addi " + x + ", " + k.let("arith.constant dense<1> : " + tt) + " : " + tt);
+  k.line("hd.store " + k.let("hd.addptr " + k.splat(op, pt) + ", " + offs + " : " + pt + ", " + tt) +
+         ", " + y + " mask " + mask + " : " + pt);
+  Program p;
+  int kid = p.add(k);
+  E2E_READY(p);
+  checkPlusOne(p, kid, kBlock, rng, -100000, 100000);
+}
+
+//===----------------------------------------------------------------------===//
+// A failing assert, in a child process
+//===----------------------------------------------------------------------===//
+
+constexpr const char kChildEnv[] = "HADRON_E2E_ASSERT_CHILD";
+constexpr const char kMessage[] = "hadron-e2e: planted value found";
+
+std::string selfPath() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, n) : std::string();
+}
+
+std::string readAll(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// assert(x != 4242) where one element is 4242. In the child the launch runs
+// and its outcome is printed; the parent reads it back.
+TEST(DebugOps, FailingAssertIsReportedByTheLaunch) {
+  E2E_BEGIN();
+  Program p;
+  int kid = p.add(plusOne("assert_fails", kWide, 512, [](KernelBuilder &k, const std::string &x,
+                                                        const std::string &tt, auto &, auto &) {
+    std::string ok = k.let("arith.cmpi ne, " + x + ", " +
+                           k.let("arith.constant dense<4242> : " + tt) + " : " + tt);
+    k.line("hd.assert " + ok + ", \"" + std::string(kMessage) + "\" : " +
+           tt.substr(0, tt.find('x') + 1) + "i1" + tt.substr(tt.find(',')));
+  }));
+  E2E_READY(p);
+
+  const char *child = std::getenv(kChildEnv);
+  if (child && std::string(child) == "1") {
+    // Whatever the device prints before it stops reaches the log.
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+    std::vector<int32_t> hx = randomVector<int32_t>(rng, 1500, -1000, 1000);
+    hx[std::uniform_int_distribution<int>(0, 1499)(rng)] = 4242;
+    auto bi = p.input(hx);
+    auto bo = p.output<int32_t>(1500);
+    Status s = p.launch(kid, {3, 1, 1}, {bi.arg(), bo.arg(), i32(1500)}, {});
+    std::fprintf(stderr, "\nE2E-ASSERT-STATUS %d %s\n", static_cast<int>(s.code()),
+                 s.message().c_str());
+    std::fflush(stderr);
+    std::_Exit(0);
+  }
+
+  // The parent: the same test, alone, in a child process.
+  const ::testing::TestInfo *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string filter = std::string("--gtest_filter=") + info->test_suite_name() + "." + info->name();
+  std::string exe = selfPath();
+  ASSERT_FALSE(exe.empty()) << "cannot read /proc/self/exe";
+  char logTemplate[] = "/tmp/hadron-e2e-assert-XXXXXX";
+  int fd = ::mkstemp(logTemplate);
+  ASSERT_GE(fd, 0);
+  const std::string log = logTemplate;
+  ::setenv(kChildEnv, "1", 1);
+  ::setenv("HADRON_E2E_SEED", std::to_string(e2eSeed).c_str(), 1);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, fd, 2);
+  std::vector<char *> argv{exe.data(), filter.data(), nullptr};
+  pid_t pid = 0;
+  int spawned = ::posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::unsetenv(kChildEnv);
+  ::close(fd);
+  ASSERT_EQ(spawned, 0) << "posix_spawn " << exe << ": " << std::strerror(spawned);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  const std::string out = readAll(log);
+  ::unlink(log.c_str());
+  SCOPED_TRACE("child output:\n" + out);
+
+  if (WIFSIGNALED(status)) {
+    if (S.device && S.device->pluginName() == "host" && out.find(kMessage) != std::string::npos)
+      GTEST_SKIP() << "KNOWN CORE BUG: targets/host: a failing hd.assert prints its message and "
+                      "aborts the process (signal "
+                   << WTERMSIG(status)
+                   << ") instead of failing the launch with it (HostHooks' __hd_assert calls "
+                      "abort)";
+    FAIL() << "the child died of signal " << WTERMSIG(status);
+  }
+  size_t at = out.find("E2E-ASSERT-STATUS ");
+  ASSERT_NE(at, std::string::npos) << "the child did not report the launch's outcome";
+  std::istringstream report(out.substr(at + 18));
+  int code = -1;
+  report >> code;
+  std::string message;
+  std::getline(report, message);
+  EXPECT_NE(code, HD_OK) << "a failing assert was not reported by launch or synchronize";
+  EXPECT_NE(message.find(kMessage), std::string::npos)
+      << "the error does not carry the assert's message: " << message;
+}
+
+} // namespace
+} // namespace hadron::e2e
