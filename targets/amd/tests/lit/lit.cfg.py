@@ -8,7 +8,7 @@ config.name = "HadronAMD"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 # The LLVM 22 FileCheck/not/llvm-readobj, never the unversioned LLVM 14 ones.
 config.environment["PATH"] = os.pathsep.join(
