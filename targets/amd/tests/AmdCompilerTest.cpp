@@ -151,8 +151,9 @@ protected:
       EXPECT_EQ(k->number(".max_flat_workgroup_size"), uint64_t(sig.num_warps) * wave);
       EXPECT_EQ(k->lists.at(".reqd_workgroup_size"),
                 (std::vector<std::string>{std::to_string(sig.num_warps * wave), "1", "1"}));
-      if (!scratch)
+      if (!scratch) {
         EXPECT_EQ(k->number(".private_segment_fixed_size"), 0u) << "the kernel spills to scratch";
+      }
       EXPECT_EQ(k->get(".uses_dynamic_stack"), "false");
 
       std::vector<KernelArg> explicitArgs;
