@@ -505,7 +505,7 @@ TEST_F(KernelCacheTest, UnwritableDirectoryOnlyMeansNoCaching) {
   // A regular file where the directory should be, and a directory nobody
   // can create (not even root: /proc takes no new entries).
   writeFile(cacheDir, "a file");
-  for (const std::string dir : {cacheDir, std::string("/proc/hadron-kernel-cache")}) {
+  for (const std::string &dir : {cacheDir, std::string("/proc/hadron-kernel-cache")}) {
     SCOPED_TRACE(dir);
     ::setenv("HADRON_CACHE_DIR", dir.c_str(), 1);
     auto m = d->loadIR("module { unwritable }");

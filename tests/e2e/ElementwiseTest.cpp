@@ -55,13 +55,13 @@ struct OpCase {
   Ty out;
   Body body;
   Ref ref;
-  Gen gen;             ///< Empty: the type's default range.
+  Gen gen{};           ///< Empty: the type's default range.
   int64_t ulps = 0;    ///< 0 with exactBits: bit-exact.
   double absTol = 0;
   bool exactBits = true;
   /// A core bug that makes the kernel fail to compile: the test skips with
   /// it until the kernel compiles.
-  std::string knownBug;
+  std::string knownBug{};
 };
 
 // Rounding helpers: a reference computes in the op's type.
@@ -190,11 +190,11 @@ double ieeeMin(double a, double b) {
 double numMax(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b); }
 double numMin(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b); }
 
-int64_t floorDiv(int64_t a, int64_t b) {
+int64_t floorDivRef(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-int64_t ceilDiv(int64_t a, int64_t b) {
+int64_t ceilDivRef(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
@@ -220,10 +220,10 @@ std::vector<OpCase> allCases() {
   add({"i32_remui", {i32, i32}, i32, binary("arith.remui"),
        [](auto &v) { return I(wrap32(u32(v[0].i) % u32(v[1].i))); }, divisionOperands(i32)});
   add({"i32_floordivsi", {i32, i32}, i32, binary("arith.floordivsi"),
-       [](auto &v) { return I(floorDiv(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
+       [](auto &v) { return I(floorDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
        "arith.floordivsi on tiles is not legalised (needs arith-expand before the lowering)"});
   add({"i32_ceildivsi", {i32, i32}, i32, binary("arith.ceildivsi"),
-       [](auto &v) { return I(ceilDiv(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
+       [](auto &v) { return I(ceilDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
        "arith.ceildivsi on tiles is not legalised (needs arith-expand before the lowering)"});
   add({"i32_andi", {i32, i32}, i32, binary("arith.andi"),
        [](auto &v) { return I(v[0].i & v[1].i); }});

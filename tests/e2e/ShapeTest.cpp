@@ -408,7 +408,7 @@ struct ConvertCase {
   bool crossThread = true;
   /// A core bug that keeps the kernel from compiling (see
   /// E2E_READY_UNLESS_KNOWN_BUG).
-  std::string knownBug;
+  std::string knownBug{};
   std::string name() const {
     return from.name() + "_to_" + to.name() + "_" + std::to_string(shape[0]) + "x" +
            std::to_string(shape[1]) + "_" + elem;
