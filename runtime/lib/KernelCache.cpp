@@ -232,7 +232,11 @@ public:
   uint32_t u32() { return static_cast<uint32_t>(u(4)); }
   uint64_t u64() { return u(8); }
   std::string_view bytes(uint64_t size) {
-    if (size > remaining() || !take(static_cast<size_t>(size)))
+    if (size > remaining()) {
+      ok_ = false;
+      return {};
+    }
+    if (!take(static_cast<size_t>(size)))
       return {};
     return bytes_.substr(pos_ - size, size);
   }
@@ -359,7 +363,11 @@ std::optional<Entry> decode(const Digest &key, std::string_view bytes, std::stri
     return refuse("truncated header");
   for (uint32_t k = 0; k < numKernels && r.ok(); ++k) {
     KernelRecord rec;
-    rec.name = std::string(r.bytes(r.u32()));
+    uint32_t nameSize = r.u32();
+    rec.name = std::string(r.bytes(nameSize));
+    if (!r.ok())
+      return refuse("kernel " + std::to_string(k) + ": a name of " + std::to_string(nameSize) +
+                    " bytes overruns the entry");
     uint32_t numArgs = r.u32();
     // Each argument takes 4 bytes: a count past the end is caught before
     // anything is allocated for it.

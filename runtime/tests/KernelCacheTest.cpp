@@ -213,6 +213,10 @@ TEST(KernelCacheFormat, RefusalsSayWhy) {
   putU32At(args, 117, 0x7fffffff);
   EXPECT_NE(why(reseal(args), key).find("argument count 2147483647 overruns"), std::string::npos);
 
+  std::string name = good;
+  putU32At(name, 108, 5000);
+  EXPECT_NE(why(reseal(name), key).find("a name of 5000 bytes overruns"), std::string::npos);
+
   std::string kind = good;
   putU32At(kind, 121, 77);
   EXPECT_NE(why(reseal(kind), key).find("unknown argument kind 77"), std::string::npos);
