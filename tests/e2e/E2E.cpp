@@ -537,11 +537,13 @@ std::string probe(Feature feature) {
     std::string v = k.let("hd.memdesc_index " + bufs + "[" + one + "] : " + md3 + " -> " + view);
     k.line("hd.local_store " + x + ", " + v + " : " + bt + " -> " + view);
     std::string m = k.let("hd.local_alloc " + x + " : " + bt + " -> " + md);
-    std::string tr = k.let("hd.memdesc_permute " + m + ", [1, 0] : " + md + " -> " + md);
+    std::string swT = k.layout("sw_t", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>");
+    std::string mdT = "!hd.memdesc<32x32xf32, " + swT + ">";
+    std::string tr = k.let("hd.memdesc_permute " + m + ", [1, 0] : " + md + " -> " + mdT);
     std::string half = k.let("hd.memdesc_slice " + m + " [16, 0] : " + md +
                              " -> !hd.memdesc<16x32xf32, " + sw + ", alloc = 32x32>");
     (void)half;
-    y = k.let("hd.local_load " + tr + " : " + md + " -> " + bt);
+    y = k.let("hd.local_load " + tr + " : " + mdT + " -> " + bt);
     k.line("hd.local_dealloc " + m + " : " + md);
     k.line("hd.local_dealloc " + bufs + " : " + md3);
     break;

@@ -21,18 +21,28 @@ const Blocked kCols{{4, 1}, {8, 4}, {1, 4}, {0, 1}};
 
 struct SharedCase {
   std::string label, layout; ///< the shared layout, as written in IR
+  /// The same memory seen with its two dimensions swapped: what
+  /// memdesc_permute [1, 0] of a tile in `layout` gives.
+  std::string transposed;
   std::string name() const { return label; }
 };
 
 const SharedCase kShared[] = {
-    {"row_major", "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"},
-    {"swizzle_v4_p1_m8", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>"},
-    {"swizzle_v2_p2_m4_colmajor", "#hd.swizzled<{vec = 2, perPhase = 2, maxPhase = 4, order = [0, 1]}>"},
-    {"padded_32_4", "#hd.padded<{intervals = [32], paddings = [4], order = [1, 0]}>"},
-    {"padded_two_levels", "#hd.padded<{intervals = [16, 256], paddings = [1, 8], order = [1, 0]}>"},
+    {"row_major", "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
+     "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>"},
+    {"swizzle_v4_p1_m8", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+     "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>"},
+    {"swizzle_v2_p2_m4_colmajor", "#hd.swizzled<{vec = 2, perPhase = 2, maxPhase = 4, order = [0, 1]}>",
+     "#hd.swizzled<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>"},
+    {"padded_32_4", "#hd.padded<{intervals = [32], paddings = [4], order = [1, 0]}>",
+     "#hd.padded<{intervals = [32], paddings = [4], order = [0, 1]}>"},
+    {"padded_two_levels", "#hd.padded<{intervals = [16, 256], paddings = [1, 8], order = [1, 0]}>",
+     "#hd.padded<{intervals = [16, 256], paddings = [1, 8], order = [0, 1]}>"},
     {"shared_linear",
      "#hd.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 0], "
-     "[8, 0], [16, 0]]}>"},
+     "[8, 0], [16, 0]]}>",
+     "#hd.shared_linear<{offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [4, 1], [8, 2], [0, 4], "
+     "[0, 8], [0, 16]]}>"},
 };
 
 /// A 32 x 32 f32 kernel frame: `x` loaded from %in in #a (row-major, ld 32,
@@ -206,9 +216,11 @@ TEST_P(SharedViews, PermuteTransposes) {
   Frame f = frame("permute", GetParam().layout);
   KernelBuilder &k = f.k;
   std::string md = "!hd.memdesc<32x32xf32, " + f.sh + ">";
+  std::string shT = k.layout("sh_t", GetParam().transposed);
+  std::string mdT = "!hd.memdesc<32x32xf32, " + shT + ">";
   std::string m = k.let("hd.local_alloc " + f.x + " : " + tile(k, f.a) + " -> " + md);
-  std::string tr = k.let("hd.memdesc_permute " + m + ", [1, 0] : " + md + " -> " + md);
-  std::string y = k.let("hd.local_load " + tr + " : " + md + " -> " + tile(k, f.b));
+  std::string tr = k.let("hd.memdesc_permute " + m + ", [1, 0] : " + md + " -> " + mdT);
+  std::string y = k.let("hd.local_load " + tr + " : " + mdT + " -> " + tile(k, f.b));
   k.line("hd.local_dealloc " + m + " : " + md);
   store(f, f.out, y, f.b);
   Program p;
