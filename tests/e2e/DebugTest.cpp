@@ -10,7 +10,6 @@
 
 #include "E2E.h"
 
-#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>

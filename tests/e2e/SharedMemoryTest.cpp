@@ -45,8 +45,8 @@ const SharedCase kShared[] = {
      "[0, 8], [0, 16]]}>"},
 };
 
-/// A 32 x 32 f32 kernel frame: `x` loaded from %in in #a (row-major, ld 32,
-/// `tiles` consecutive tiles, one per program), stores go to %out.
+/// A 32 x 32 f32 kernel frame: program q loads `x`, elements q * 1024 ..
+/// q * 1024 + 1023 of %in (row-major, ld 32), in #a; stores go to %out.
 struct Frame {
   KernelBuilder k;
   std::string a, b, sh, x, base, in, out;
