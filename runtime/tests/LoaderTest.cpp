@@ -132,11 +132,11 @@ TEST_F(LoaderTest, NoMatchSaysWhyEachBackendIsMissing) {
             std::string::npos)
       << driver.status().message();
 
-  auto abi = ctx->select("fakeabi;nvidia:3");
+  auto abi = ctx->select("fakeabi;novendor:3");
   ASSERT_FALSE(abi.ok());
   const std::string &msg = abi.status().message();
   EXPECT_NE(msg.find("fakeabi: built for plugin ABI"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("nvidia: no plugin named 'nvidia' was found (searched: " HADRON_TEST_PLUGIN_DIR),
+  EXPECT_NE(msg.find("novendor: no plugin named 'novendor' was found (searched: " HADRON_TEST_PLUGIN_DIR),
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("devices present: "), std::string::npos) << msg;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hadron/Conversion/Passes.h"
 #include "hadron/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +26,7 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
   mlir::registerInlinerPass();
+  hadron::registerHadronPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Hadron optimizer driver\n", registry));
 }

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - The target-independent half of a compilation --------===//
 
 #include "hadron/Compiler/Pipeline.h"
+#include "hadron/Conversion/Passes.h"
 #include "hadron/Conversion/TargetHooks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -216,6 +217,20 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
   pm.addPass(createCSEPass());
   if (failed(pm.run(*module)))
     return fail("canonicalization failed");
+
+  ResolveLayoutsOptions resolve;
+  resolve.maxVectorBytes = target.hooks.maxVectorBytes();
+  if (failed(resolveLayouts(*module, resolve)) || failed(verify(*module)))
+    return fail("resolving #hd.auto/#hd.coalesced layouts failed");
+  if (failed(allocateSharedMemory(*module, target.hooks.foldsThreadsIntoRegisters())))
+    return fail("shared-memory allocation failed");
+  if (failed(insertBarriers(*module)))
+    return fail("barrier insertion failed");
+  for (KernelSignature &k : result.kernels)
+    if (auto func = module->lookupSymbol<func::FuncOp>(k.name))
+      if (auto bytes = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr))
+        k.staticSharedBytes = bytes.getInt();
+  dumpStage(options, "0-planned.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
 
   // A hook that cannot lower something reports it as an error diagnostic.
   if (failed(distributeToLLVM(*module, target.hooks)) || diagnostics.sawError())

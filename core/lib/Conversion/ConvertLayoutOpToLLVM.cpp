@@ -41,10 +41,47 @@ struct GatherLowering : TilePattern<OpT> {
   }
 };
 
+/// convert_layout: a register permutation when every element stays in its
+/// thread; otherwise a round trip through the op's scratch buffer (see
+/// convertThroughScratch), which handles any pair of layouts.
 struct ConvertLayoutLowering : GatherLowering<ConvertLayoutOp> {
   using GatherLowering::GatherLowering;
   std::vector<int32_t> mapCoords(ConvertLayoutOp, const std::vector<int32_t> &c) const override {
     return c;
+  }
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (scratchBytes(op, lowering.tiles) == 0)
+      return GatherLowering::matchAndRewrite(op, adaptor, rewriter);
+    const TileInfo *src = tile(op.getSrc().getType());
+    const TileInfo *dst = tile(op.getType());
+    Type type = getTypeConverter()->convertType(op.getType());
+    Type elem = getTypeConverter()->convertType(op.getType().getElementType());
+    if (!src || !dst || !type || !elem)
+      return failure();
+    FailureOr<Value> scratch = sharedBufferOf(rewriter, op, lowering.hooks);
+    if (failed(scratch))
+      return failure();
+    Location loc = op.getLoc();
+    Value value = adaptor.getSrc();
+    Type moved = type;
+    // Pointers travel as 64-bit integers.
+    bool pointers = isa<LLVM::LLVMPointerType>(elem);
+    if (pointers) {
+      Type i64 = rewriter.getI64Type();
+      auto srcVec = cast<VectorType>(value.getType());
+      value = LLVM::PtrToIntOp::create(rewriter, loc, VectorType::get(srcVec.getShape(), i64),
+                                       value);
+      moved = VectorType::get(cast<VectorType>(type).getShape(), i64);
+      elem = i64;
+    }
+    Value result = convertThroughScratch(rewriter, loc, value, op.getType().getShape(), elem,
+                                         *src, *dst, moved, *scratch, lowering.hooks,
+                                         dst->layout.getInDimSize("lane"));
+    if (pointers)
+      result = LLVM::IntToPtrOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
   }
 };
 

@@ -74,7 +74,7 @@ LogicalResult checkLayouts(ModuleOp module, TileInfoCache &tiles) {
 LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   MLIRContext *ctx = module.getContext();
   ctx->loadDialect<LLVM::LLVMDialect, cf::ControlFlowDialect>();
-  TileInfoCache tiles(hooks);
+  TileInfoCache tiles(hooks.foldsThreadsIntoRegisters());
   if (failed(checkLayouts(module, tiles)))
     return failure();
 
@@ -129,6 +129,7 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   populateDotPatterns(converter, lowering, patterns);
   populateAtomicPatterns(converter, lowering, patterns);
   populateDebugPatterns(converter, lowering, patterns);
+  populateSharedMemoryPatterns(converter, lowering, patterns);
   populateFuncToLLVMConversionPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);

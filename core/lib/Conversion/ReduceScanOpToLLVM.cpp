@@ -2,6 +2,8 @@
 
 #include "TileLowering.h"
 
+#include "hadron/Layout/LayoutFactories.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/Support/MathExtras.h"
@@ -30,6 +32,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
     // Within a thread: registers that differ only along `axis` combine.
     std::map<std::vector<int32_t>, SmallVector<Value>> groups;
     std::vector<std::vector<int32_t>> order;
+    std::vector<int64_t> firstReg; // a register of each group, in `order`
     for (int64_t r = 0; r < src->numRegs; ++r) {
       std::vector<int32_t> key = src->regCoords[r];
       key.erase(key.begin() + axis);
@@ -40,6 +43,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
       if (it == groups.end()) {
         groups.emplace(key, values);
         order.push_back(key);
+        firstReg.push_back(r);
       } else {
         it->second = inlineCombine(rewriter, op.getCombine(), it->second, values);
       }
@@ -58,13 +62,9 @@ struct ReduceLowering : TilePattern<ReduceOp> {
         acc = inlineCombine(rewriter, op.getCombine(), acc, other);
       }
     }
-    for (auto &basis : src->warpBases)
-      if (basis[axis] != 0)
-        return op->emitOpError()
-               << "reduces across warps, which needs a shared-memory exchange this "
-                  "lowering does not implement yet; keep the reduced dimension within "
-                  "one warp (warpsPerCTA[" << axis << "] = 1)";
-
+    // Across warps: each warp's partials go through the scratch buffer.
+    if (scratchBytes(op, lowering.tiles) != 0)
+      return reduceAcrossWarps(op, rewriter, *src, groups, order, firstReg);
     SmallVector<Value> results;
     if (op.getResults().front().getType().isIntOrIndexOrFloat()) {
       results = groups[order.front()];
@@ -88,31 +88,179 @@ struct ReduceLowering : TilePattern<ReduceOp> {
     rewriter.replaceOp(op, results);
     return success();
   }
+
+  /// The partials of the warps along `axis` (2^k of them per result element)
+  /// are written to scratch at (result element) * 2^k + (warp's position
+  /// along axis); every thread then reads and combines, in warp order, the
+  /// 2^k partials of each element its result layout gives it.
+  LogicalResult reduceAcrossWarps(ReduceOp op, ConversionPatternRewriter &rewriter,
+                                  const TileInfo &src,
+                                  std::map<std::vector<int32_t>, SmallVector<Value>> &groups,
+                                  const std::vector<std::vector<int32_t>> &order,
+                                  const std::vector<int64_t> &firstReg) const {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    size_t n = op.getSrcs().size();
+    FailureOr<Value> scratch = sharedBufferOf(rewriter, op, lowering.hooks);
+    if (failed(scratch))
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+    std::vector<int64_t> resultShape(srcType.getShape().begin(), srcType.getShape().end());
+    resultShape.erase(resultShape.begin() + axis);
+    int64_t resultElems = 1;
+    for (int64_t e : resultShape)
+      resultElems *= e;
+    // Warp bits along the axis, and this warp's position among them.
+    Value warp = lowering.hooks.warpId(rewriter, loc);
+    Value position = i32Const(rewriter, loc, 0);
+    int k = 0;
+    for (auto [bit, basis] : llvm::enumerate(src.warpBases)) {
+      if (basis[axis] == 0)
+        continue;
+      Value set = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, i32Const(rewriter, loc, bit)),
+          i32Const(rewriter, loc, 1));
+      position = LLVM::OrOp::create(
+          rewriter, loc, position,
+          LLVM::ShlOp::create(rewriter, loc, set, i32Const(rewriter, loc, k)));
+      ++k;
+    }
+    int64_t partials = int64_t(1) << k;
+    // Scratch regions, one per operand, 16-byte aligned.
+    SmallVector<Value> regions;
+    SmallVector<Type> elemTypes;
+    int64_t offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+      Type elem = getTypeConverter()->convertType(
+          cast<RankedTensorType>(op.getSrcs()[i].getType()).getElementType());
+      elemTypes.push_back(elem);
+      regions.push_back(LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(),
+                                            rewriter.getI8Type(), *scratch,
+                                            ValueRange{i32Const(rewriter, loc, offset)}));
+      offset += llvm::alignTo(resultElems * partials *
+                                  std::max(1u, elem.getIntOrFloatBitWidth() / 8),
+                              16);
+    }
+    // Row-major index of a result element from its coordinates.
+    auto linearIndex = [&](ArrayRef<Value> coords) {
+      Value index = i32Const(rewriter, loc, 0);
+      for (size_t d = 0; d < coords.size(); ++d) {
+        index = LLVM::MulOp::create(rewriter, loc, index,
+                                    i32Const(rewriter, loc, resultShape[d]));
+        index = LLVM::AddOp::create(rewriter, loc, index, coords[d]);
+      }
+      return index;
+    };
+    auto slot = [&](size_t i, Value index, Value part) {
+      Value at = LLVM::AddOp::create(
+          rewriter, loc, LLVM::MulOp::create(rewriter, loc, index, i32Const(rewriter, loc, partials)),
+          part);
+      return LLVM::GEPOp::create(rewriter, loc, regions[i].getType(), elemTypes[i], regions[i],
+                                 ValueRange{at});
+    };
+    auto storable = [&](Value v) -> Value {
+      return v.getType().isInteger(1)
+                 ? LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(), v).getResult()
+                 : v;
+    };
+    lowering.hooks.barrier(rewriter, loc);
+    SmallVector<Value> srcThread = threadCoords(rewriter, loc, src, lowering.hooks);
+    for (auto [g, key] : llvm::enumerate(order)) {
+      SmallVector<Value> coords;
+      for (size_t d = 0; d < srcType.getRank(); ++d)
+        if (d != axis)
+          coords.push_back(coordValue(rewriter, loc, src, srcThread, firstReg[g], d));
+      Value index = linearIndex(coords);
+      for (size_t i = 0; i < n; ++i) {
+        Value v = storable(groups[key][i]);
+        LLVM::StoreOp::create(rewriter, loc, v,
+                              slot(i, index, position).getResult());
+      }
+    }
+    lowering.hooks.barrier(rewriter, loc);
+
+    auto readElement = [&](ArrayRef<Value> coords) {
+      Value index = linearIndex(coords);
+      SmallVector<Value> acc;
+      for (int64_t j = 0; j < partials; ++j) {
+        SmallVector<Value> values;
+        for (size_t i = 0; i < n; ++i) {
+          Type memType = elemTypes[i].isInteger(1) ? rewriter.getI8Type() : elemTypes[i];
+          Value v = LLVM::LoadOp::create(rewriter, loc, memType,
+                                         slot(i, index, i32Const(rewriter, loc, j)));
+          if (memType != elemTypes[i])
+            v = LLVM::TruncOp::create(rewriter, loc, elemTypes[i], v);
+          values.push_back(v);
+        }
+        acc = j == 0 ? values : inlineCombine(rewriter, op.getCombine(), acc, values);
+      }
+      return acc;
+    };
+    SmallVector<Value> results;
+    if (op.getResults().front().getType().isIntOrIndexOrFloat()) {
+      results = readElement({});
+    } else {
+      const TileInfo *dst = tile(op.getResult(0).getType());
+      if (!dst)
+        return failure();
+      SmallVector<Value> dstThread = threadCoords(rewriter, loc, *dst, lowering.hooks);
+      SmallVector<SmallVector<Value>> perOperand(n);
+      for (int64_t r = 0; r < dst->numRegs; ++r) {
+        SmallVector<Value> coords;
+        for (size_t d = 0; d < resultShape.size(); ++d)
+          coords.push_back(coordValue(rewriter, loc, *dst, dstThread, r, d));
+        SmallVector<Value> values = readElement(coords);
+        for (size_t i = 0; i < n; ++i)
+          perOperand[i].push_back(values[i]);
+      }
+      for (size_t i = 0; i < n; ++i)
+        results.push_back(pack(rewriter, loc,
+                               getTypeConverter()->convertType(op.getResult(i).getType()),
+                               perOperand[i]));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
 };
 
+/// scan: within each thread along its registers. When lanes or warps run
+/// along the axis, the operands first move (through the scratch buffer) to a
+/// layout where each thread holds whole lines along the axis, and back.
 struct ScanLowering : TilePattern<ScanOp> {
   using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ScanOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    const TileInfo *info = tile(op.getSrcs().front().getType());
-    if (!info)
-      return failure();
-    unsigned axis = op.getAxis();
-    for (auto *bases : {&info->laneBases, &info->warpBases})
-      for (auto &b : *bases)
-        if (b[axis] != 0)
-          return op->emitOpError() << "scans across threads, which this lowering does not "
-                                      "implement yet; keep dimension "
-                                   << axis << " within each thread's registers";
-    size_t n = op.getSrcs().size();
-    SmallVector<SmallVector<Value>> values;
-    for (Value v : adaptor.getSrcs())
-      values.push_back(unpack(rewriter, loc, v));
-    // Registers of each line along `axis`, in coordinate order.
+
+  /// A layout of `type`'s shape with dim `axis` in registers and the lanes
+  /// and warps of `like` spread over the other dims (replicating where they
+  /// are too small).
+  RankedTensorType lineLayout(RankedTensorType type, unsigned axis, const TileInfo &like) const {
+    int rank = type.getRank();
+    int64_t lanes = like.layout.getInDimSize("lane"), warps = like.layout.getInDimSize("warp");
+    std::vector<int32_t> shape(type.getShape().begin(), type.getShape().end());
+    std::vector<int32_t> spt(rank, 1), tpw(rank, 1), wpc(rank, 1), order;
+    spt[axis] = shape[axis];
+    for (int d = rank - 1; d >= 0; --d)
+      if (d != int(axis))
+        order.push_back(d);
+    order.push_back(axis);
+    int home = rank == 1 ? int(axis) : order.front();
+    tpw[home] = lanes;
+    wpc[home] = warps;
+    Result<LinearLayout> ll = blockedLayout(shape, spt, tpw, wpc, order);
+    if (!ll)
+      return {};
+    Result<LinearLayoutAttr> attr = toLinearLayoutAttr(type.getContext(), *ll);
+    if (!attr)
+      return {};
+    return RankedTensorType::get(type.getShape(), type.getElementType(), *attr);
+  }
+
+  /// Scans each line of registers of `info` along `axis`.
+  void scanInThread(ScanOp op, ConversionPatternRewriter &rewriter, const TileInfo &info,
+                    unsigned axis, SmallVector<SmallVector<Value>> &values) const {
+    size_t n = values.size();
     std::map<std::vector<int32_t>, std::vector<std::pair<int32_t, int64_t>>> lines;
-    for (int64_t r = 0; r < info->numRegs; ++r) {
-      std::vector<int32_t> key = info->regCoords[r];
+    for (int64_t r = 0; r < info.numRegs; ++r) {
+      std::vector<int32_t> key = info.regCoords[r];
       int32_t pos = key[axis];
       key.erase(key.begin() + axis);
       lines[key].push_back({pos, r});
@@ -133,16 +281,65 @@ struct ScanLowering : TilePattern<ScanOp> {
           values[i][regs[j].second] = acc[i];
       }
     }
+  }
+
+  LogicalResult matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+    const TileInfo *info = tile(type);
+    if (!info)
+      return failure();
+    unsigned axis = op.getAxis();
+    size_t n = op.getSrcs().size();
+    SmallVector<Value> operands(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    const TileInfo *work = info;
+    Value scratch;
+    RankedTensorType lineType;
+    if (scratchBytes(op, lowering.tiles) != 0) {
+      FailureOr<Value> buffer = sharedBufferOf(rewriter, op, lowering.hooks);
+      if (failed(buffer))
+        return failure();
+      scratch = *buffer;
+      lineType = lineLayout(type, axis, *info);
+      work = lineType ? tile(lineType) : nullptr;
+      if (!work)
+        return op->emitOpError("cannot build a layout holding whole lines along the axis");
+      for (size_t i = 0; i < n; ++i) {
+        auto srcType = cast<RankedTensorType>(op.getSrcs()[i].getType());
+        auto lt = RankedTensorType::get(srcType.getShape(), srcType.getElementType(),
+                                        lineType.getEncoding());
+        Type elem = getTypeConverter()->convertType(srcType.getElementType());
+        operands[i] = convertThroughScratch(rewriter, loc, operands[i], srcType.getShape(), elem,
+                                            *info, *work, getTypeConverter()->convertType(lt),
+                                            scratch, lowering.hooks,
+                                            info->layout.getInDimSize("lane"));
+      }
+    }
+    SmallVector<SmallVector<Value>> values;
+    for (Value v : operands)
+      values.push_back(unpack(rewriter, loc, v));
+    scanInThread(op, rewriter, *work, axis, values);
     SmallVector<Value> results;
-    for (size_t i = 0; i < n; ++i)
-      results.push_back(pack(rewriter, loc,
-                             getTypeConverter()->convertType(op.getResult(i).getType()),
-                             values[i]));
+    for (size_t i = 0; i < n; ++i) {
+      Type resultType = getTypeConverter()->convertType(op.getResult(i).getType());
+      if (!scratch) {
+        results.push_back(pack(rewriter, loc, resultType, values[i]));
+        continue;
+      }
+      auto srcType = cast<RankedTensorType>(op.getSrcs()[i].getType());
+      auto lt = RankedTensorType::get(srcType.getShape(), srcType.getElementType(),
+                                      lineType.getEncoding());
+      Value packed = pack(rewriter, loc, getTypeConverter()->convertType(lt), values[i]);
+      Type elem = getTypeConverter()->convertType(srcType.getElementType());
+      results.push_back(convertThroughScratch(rewriter, loc, packed, srcType.getShape(), elem,
+                                              *work, *info, resultType, scratch, lowering.hooks,
+                                              info->layout.getInDimSize("lane")));
+    }
     rewriter.replaceOp(op, results);
     return success();
   }
 };
-
 
 } // namespace
 

@@ -63,7 +63,10 @@ inline LinearLayout foldThreads(const LinearLayout &layout) {
 
 class TileInfoCache {
 public:
-  explicit TileInfoCache(TargetHooks &hooks) : hooks(hooks) {}
+  /// `foldThreads`: the target runs a CTA as one thread (TargetHooks::
+  /// foldsThreadsIntoRegisters).
+  explicit TileInfoCache(bool foldThreads) : fold(foldThreads) {}
+  bool foldsThreads() const { return fold; }
 
   /// Null (with `error` set) when the type has no usable layout.
   const TileInfo *get(RankedTensorType type, std::string *error = nullptr) {
@@ -77,7 +80,7 @@ public:
       return nullptr;
     }
     auto info = std::make_unique<TileInfo>();
-    info->layout = hooks.foldsThreadsIntoRegisters() ? foldThreads(*layout) : *layout;
+    info->layout = fold ? foldThreads(*layout) : *layout;
     const LinearLayout &ll = info->layout;
     info->numRegs = ll.getInDimSize("register");
     info->regCoords.reserve(info->numRegs);
@@ -99,7 +102,7 @@ public:
   }
 
 private:
-  TargetHooks &hooks;
+  bool fold;
   llvm::DenseMap<Type, std::unique_ptr<TileInfo>> cache;
 };
 
@@ -123,9 +126,17 @@ public:
         return std::nullopt;
       return VectorType::get({info->numRegs}, element);
     });
-    addConversion([this](MemDescType type) -> Type {
-      return LLVM::LLVMPointerType::get(type.getContext(), this->hooks.sharedAddressSpace());
-    });
+    // A view of shared memory: the address of its allocation (moved along
+    // the stacked leading dims) and the XOR offset of its origin in the
+    // swizzled tile (see SharedAddressing).
+    addConversion([this](MemDescType type) -> Type { return memDescStruct(type.getContext()); });
+    addConversion([](AsyncTokenType type) -> Type { return IntegerType::get(type.getContext(), 32); });
+  }
+
+  Type memDescStruct(MLIRContext *ctx) const {
+    return LLVM::LLVMStructType::getLiteral(
+        ctx, {LLVM::LLVMPointerType::get(ctx, hooks.sharedAddressSpace()),
+              IntegerType::get(ctx, 32)});
   }
 
   Type convertPointer(PointerType type) const {
@@ -209,6 +220,93 @@ Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &h
 /// containing `op` (a harmless target for masked-off atomics).
 Value entryAlloca(ConversionPatternRewriter &rewriter, Operation *op, Type type);
 
+//===----------------------------------------------------------------------===//
+// Shared memory addressing
+//===----------------------------------------------------------------------===//
+
+/// Where the elements of a (view of a) shared-memory tile live. The offset,
+/// in elements from the allocation's base, of view coordinate c is
+///
+///   pad(XOR_{d,b: bit b of c[d] set} lin[d][b]  XOR  origin)
+///     + SUM_{d,b: bit b of c[d] set} stack[d][b]
+///
+/// `lin` is the inverse of the shared layout (coordinates -> offset, linear
+/// over GF(2)) on the dims the layout covers; `stack` strides the leading
+/// dims of a multi-buffered allocation, past the (padded) tile. `origin` is
+/// the view's XOR offset held by the lowered memdesc. Padding inserts
+/// paddings[k].second elements after every 2^paddings[k].first.
+struct SharedAddressing {
+  std::vector<std::vector<int64_t>> lin, stack;
+  std::vector<std::pair<int, int64_t>> paddings;
+  int64_t elemBytes = 1;
+  /// Elements narrower than a byte (i1) are accessed one at a time.
+  bool subByte = false;
+  /// Offset bits a view's origin may set (to decide vector widths).
+  int64_t originBits = 0;
+  /// Contributions of a coordinate vector `c` (constant).
+  std::pair<int64_t, int64_t> offsetsOf(const std::vector<int32_t> &c) const;
+};
+
+/// Addressing of the memdesc `type`. Fails (with `why`) for a layout that is
+/// not a bijection on its tile.
+FailureOr<SharedAddressing> sharedAddressing(MemDescType type, std::string &why);
+/// Addressing of a scratch buffer holding one tile with shared layout
+/// `layout` (offset -> dims), no stacking, no padding.
+FailureOr<SharedAddressing> scratchAddressing(const LinearLayout &layout, int64_t elemBytes,
+                                              std::string &why);
+
+/// One distributed tile accessed through a SharedAddressing: constant parts
+/// per register, per-thread runtime parts, and the registers per vector
+/// access.
+struct TileAccess {
+  std::vector<int64_t> regLin, regStack;
+  Value thrLin, thrStack; // i32, null when zero
+  int64_t vector = 1;
+};
+
+TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
+                          const SharedAddressing &addr, TargetHooks &hooks,
+                          int64_t maxVectorBytes);
+
+/// The address of register `r`'s element (the first of its vector).
+Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
+                           const TileAccess &access, const SharedAddressing &addr, int64_t r);
+
+/// Stores the registers of `packed` (a lowered tile) into shared memory, or
+/// loads a lowered tile of `vectorType` from it, through `access`.
+void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Value origin,
+                       const TileAccess &access, const SharedAddressing &addr);
+Value loadTileFromShared(OpBuilder &b, Location loc, Type vectorType, Value base, Value origin,
+                         const TileAccess &access, const SharedAddressing &addr);
+
+/// The shared-memory base plus `hd.shared_offset` of `op` (bytes), or a
+/// failure diagnosed on `op` when the allocator gave it no offset.
+FailureOr<Value> sharedBufferOf(OpBuilder &b, Operation *op, TargetHooks &hooks);
+
+/// The swizzled layout (offset -> dims) for a scratch round trip from `src`
+/// to `dst` of `shape` that minimises bank conflicts of both phases (32
+/// banks of 4 bytes; `warpSize` lanes per access).
+LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
+                                 const TileInfo &dst, int64_t elemBytes, int64_t warpSize);
+
+/// Moves a lowered tile from layout `src` to `dst` through the scratch
+/// buffer at `scratch` (ordering barriers included). The result has type
+/// `dstType` (the converted vector type).
+Value convertThroughScratch(OpBuilder &b, Location loc, Value packed, ArrayRef<int64_t> shape,
+                            Type elemType, const TileInfo &src, const TileInfo &dst,
+                            Type dstType, Value scratch, TargetHooks &hooks,
+                            int64_t warpSize);
+
+/// Bytes of scratch shared memory `op` needs when lowered (0 for none):
+/// convert_layout moving elements between threads, reduce across warps,
+/// scan across threads. The allocator and the lowering agree through it.
+int64_t scratchBytes(Operation *op, TileInfoCache &tiles);
+
+/// The attribute the allocator puts on local_alloc and scratch users.
+inline constexpr llvm::StringLiteral kSharedOffsetAttr = "hd.shared_offset";
+
+void populateSharedMemoryPatterns(TileTypeConverter &converter, Lowering &lowering,
+                                  RewritePatternSet &patterns);
 void populateAtomicPatterns(TileTypeConverter &converter, Lowering &lowering,
                             RewritePatternSet &patterns);
 void populateDebugPatterns(TileTypeConverter &converter, Lowering &lowering,

@@ -228,5 +228,14 @@ LogicalResult HadronDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "`" << name << "` is a unit attribute";
     return success();
   }
+  // Written by the shared-memory allocator: byte offsets and sizes.
+  if (name == "hd.shared_offset" || name == "hd.scratch_bytes" || name == "hd.shared_bytes") {
+    auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!value || value.getInt() < 0)
+      return op->emitError() << "`" << name << "` is a non-negative integer (bytes)";
+    if (name == "hd.shared_bytes" && !isa<func::FuncOp>(op))
+      return op->emitError() << "`" << name << "` belongs on a kernel's func.func";
+    return success();
+  }
   return op->emitError() << "unknown hd attribute `" << name << "`";
 }

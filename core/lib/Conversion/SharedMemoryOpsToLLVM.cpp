@@ -1,0 +1,737 @@
+//===- SharedMemoryOpsToLLVM.cpp - local_*, memdesc views, async copies ---===//
+//
+// A memdesc lowers to {ptr base, i32 origin}: `base` is the allocation's
+// address moved along its stacked leading dims, `origin` the XOR offset of
+// the view's origin inside the swizzled tile. Because shared layouts are
+// linear over GF(2) and a view's origin has only bits above the view's
+// extent (slices are aligned to their size, an index fixes a whole dim), the
+// offset of a view element is the XOR of the element's offset in the view
+// and the origin's offset: no carries, one XOR per access.
+//
+// A distributed tile is read or written register by register (or vector by
+// vector where consecutive registers are consecutive in memory): register r
+// of a thread holds coordinates regCoords[r] XOR thread(lane, warp), so its
+// offset is a constant XOR a per-thread value computed once per op.
+//
+// The same addressing serves the scratch buffers of convert_layout, reduce
+// and scan when elements move between threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "hadron/Layout/LayoutFactories.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <set>
+
+namespace hadron::lowering {
+
+//===----------------------------------------------------------------------===//
+// Addressing
+//===----------------------------------------------------------------------===//
+
+std::pair<int64_t, int64_t> SharedAddressing::offsetsOf(const std::vector<int32_t> &c) const {
+  int64_t l = 0, s = 0;
+  for (size_t d = 0; d < c.size() && d < lin.size(); ++d)
+    for (size_t bit = 0; bit < lin[d].size(); ++bit)
+      if ((c[d] >> bit) & 1) {
+        l ^= lin[d][bit];
+        s += stack[d][bit];
+      }
+  return {l, s};
+}
+
+namespace {
+
+/// Inverse of `layout` (offset -> dims) as, per dim and bit, the offset of
+/// that coordinate unit vector.
+FailureOr<std::vector<std::vector<int64_t>>> inverseBases(const LinearLayout &layout,
+                                                          std::string &why) {
+  Result<LinearLayout> inv = layout.invert();
+  if (!inv) {
+    why = "the shared layout is not a bijection between offsets and elements: " + inv.error();
+    return failure();
+  }
+  std::vector<std::string> dims = layout.getOutDimNames();
+  std::vector<std::vector<int64_t>> bases(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    for (int bit = 0; bit < inv->getInDimSizeLog2(dims[d]); ++bit)
+      bases[d].push_back(inv->getBasis(dims[d], bit).front());
+  }
+  return bases;
+}
+
+} // namespace
+
+FailureOr<SharedAddressing> sharedAddressing(MemDescType type, std::string &why) {
+  Result<LinearLayout> layout = toLinearLayout(type);
+  if (!layout) {
+    why = layout.error();
+    return failure();
+  }
+  auto inv = inverseBases(*layout, why);
+  if (failed(inv))
+    return failure();
+  SharedAddressing addr;
+  Type elem = type.getElementType();
+  addr.elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  addr.subByte = elem.getIntOrFloatBitWidth() < 8;
+  ArrayRef<int64_t> alloc = type.getAllocShape();
+  ArrayRef<int64_t> view = type.getShape();
+  int64_t encRank = type.getEncoding().getRank();
+  int64_t allocRank = alloc.size(), viewRank = view.size();
+  int64_t stackedRank = allocRank - encRank;
+  int64_t tileElems = type.getEncoding().getAllocatedElements(alloc.take_back(encRank));
+  if (auto padded = dyn_cast<PaddedSharedLayoutAttr>(type.getEncoding()))
+    for (auto [interval, padding] : llvm::zip(padded.getIntervals(), padded.getPaddings()))
+      addr.paddings.push_back({int(llvm::Log2_64(interval)), padding});
+  // Strides of the stacked dims, in elements.
+  std::vector<int64_t> stride(std::max<int64_t>(stackedRank, 0), tileElems);
+  for (int64_t a = stackedRank - 2; a >= 0; --a)
+    stride[a] = stride[a + 1] * alloc[a + 1];
+  addr.lin.resize(viewRank);
+  addr.stack.resize(viewRank);
+  for (int64_t d = 0; d < viewRank; ++d) {
+    int64_t a = allocRank - viewRank + d;
+    int bits = llvm::Log2_64_Ceil(std::max<int64_t>(1, view[d]));
+    for (int bit = 0; bit < bits; ++bit) {
+      if (a < stackedRank) {
+        addr.lin[d].push_back(0);
+        addr.stack[d].push_back(stride[a] << bit);
+      } else {
+        addr.lin[d].push_back((*inv)[a - stackedRank][bit]);
+        addr.stack[d].push_back(0);
+      }
+    }
+  }
+  // Origin bits: any alloc coordinate bit of an encoded dim that the view
+  // does not span (dropped dims entirely, sliced dims above their extent).
+  for (int64_t a = std::max<int64_t>(stackedRank, 0); a < allocRank; ++a) {
+    int64_t d = a - (allocRank - viewRank);
+    int64_t extent = d >= 0 ? view[d] : 1;
+    int lowBits = llvm::Log2_64_Ceil(std::max<int64_t>(1, extent));
+    const auto &bases = (*inv)[a - stackedRank];
+    for (int bit = lowBits; bit < int(bases.size()); ++bit)
+      addr.originBits |= bases[bit];
+  }
+  return addr;
+}
+
+FailureOr<SharedAddressing> scratchAddressing(const LinearLayout &layout, int64_t elemBytes,
+                                              std::string &why) {
+  auto inv = inverseBases(layout, why);
+  if (failed(inv))
+    return failure();
+  SharedAddressing addr;
+  addr.elemBytes = elemBytes;
+  addr.lin = *inv;
+  for (auto &dim : addr.lin)
+    addr.stack.push_back(std::vector<int64_t>(dim.size(), 0));
+  return addr;
+}
+
+TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
+                          const SharedAddressing &addr, TargetHooks &hooks,
+                          int64_t maxVectorBytes) {
+  TileAccess access;
+  for (int64_t r = 0; r < tile.numRegs; ++r) {
+    auto [l, s] = addr.offsetsOf(tile.regCoords[r]);
+    access.regLin.push_back(l);
+    access.regStack.push_back(s);
+  }
+  // Per-thread parts: every lane / warp bit contributes a constant.
+  int64_t threadLinBits = 0;
+  auto emit = [&](const std::vector<LinearLayout::Basis> &bases, auto getId) {
+    Value id;
+    for (auto [bit, basis] : llvm::enumerate(bases)) {
+      auto [l, s] = addr.offsetsOf(basis);
+      if (l == 0 && s == 0)
+        continue;
+      threadLinBits |= l;
+      if (!id)
+        id = getId();
+      Value set = LLVM::AndOp::create(
+          b, loc, LLVM::LShrOp::create(b, loc, id, i32Const(b, loc, bit)), i32Const(b, loc, 1));
+      if (l != 0) {
+        Value term = LLVM::MulOp::create(b, loc, set, i32Const(b, loc, l));
+        access.thrLin =
+            access.thrLin ? LLVM::XOrOp::create(b, loc, access.thrLin, term).getResult() : term;
+      }
+      if (s != 0) {
+        Value term = LLVM::MulOp::create(b, loc, set, i32Const(b, loc, s));
+        access.thrStack =
+            access.thrStack ? LLVM::AddOp::create(b, loc, access.thrStack, term).getResult()
+                            : term;
+      }
+    }
+  };
+  emit(tile.laneBases, [&] { return hooks.laneId(b, loc); });
+  emit(tile.warpBases, [&] { return hooks.warpId(b, loc); });
+
+  // The widest vector: groups of v registers at consecutive offsets that no
+  // runtime part (thread, origin, padding) can split.
+  int64_t v = addr.subByte ? 1 : std::max<int64_t>(1, maxVectorBytes / addr.elemBytes);
+  v = std::min<int64_t>(v, int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, tile.numRegs)));
+  auto fits = [&](int64_t v) {
+    if (tile.numRegs % v != 0 || ((threadLinBits | addr.originBits) & (v - 1)) != 0)
+      return false;
+    for (auto [log2Interval, padding] : addr.paddings)
+      if ((int64_t(1) << log2Interval) % v != 0 || padding % v != 0)
+        return false;
+    for (int64_t r = 0; r < tile.numRegs; r += v) {
+      if (access.regLin[r] % v != 0)
+        return false;
+      for (int64_t i = 1; i < v; ++i)
+        if (access.regLin[r + i] != (access.regLin[r] | i) ||
+            access.regStack[r + i] != access.regStack[r])
+          return false;
+    }
+    return true;
+  };
+  while (v > 1 && !fits(v))
+    v /= 2;
+  access.vector = v;
+  return access;
+}
+
+Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
+                           const TileAccess &access, const SharedAddressing &addr, int64_t r) {
+  Value off = i32Const(b, loc, access.regLin[r]);
+  if (access.thrLin)
+    off = LLVM::XOrOp::create(b, loc, off, access.thrLin);
+  if (origin)
+    off = LLVM::XOrOp::create(b, loc, off, origin);
+  if (!addr.paddings.empty()) {
+    Value padded = off;
+    for (auto [log2Interval, padding] : addr.paddings) {
+      Value blocks = LLVM::LShrOp::create(b, loc, off, i32Const(b, loc, log2Interval));
+      padded = LLVM::AddOp::create(
+          b, loc, padded, LLVM::MulOp::create(b, loc, blocks, i32Const(b, loc, padding)));
+    }
+    off = padded;
+  }
+  if (access.regStack[r] != 0)
+    off = LLVM::AddOp::create(b, loc, off, i32Const(b, loc, access.regStack[r]));
+  if (access.thrStack)
+    off = LLVM::AddOp::create(b, loc, off, access.thrStack);
+  return LLVM::GEPOp::create(b, loc, base.getType(), elemType, base, ValueRange{off});
+}
+
+void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Value origin,
+                       const TileAccess &access, const SharedAddressing &addr) {
+  auto vecType = cast<VectorType>(packed.getType());
+  Type elem = vecType.getElementType();
+  int64_t v = access.vector;
+  for (int64_t r = 0; r < vecType.getNumElements(); r += v) {
+    Value ptr = sharedElementAddress(b, loc, elem, base, origin, access, addr, r);
+    if (v == 1) {
+      Value x = LLVM::ExtractElementOp::create(b, loc, packed, i32Const(b, loc, r));
+      LLVM::StoreOp::create(b, loc, x, ptr, addr.elemBytes);
+      continue;
+    }
+    SmallVector<int32_t> lanes;
+    for (int64_t i = 0; i < v; ++i)
+      lanes.push_back(r + i);
+    Value part = LLVM::ShuffleVectorOp::create(b, loc, packed, packed, lanes);
+    LLVM::StoreOp::create(b, loc, part, ptr, v * addr.elemBytes);
+  }
+}
+
+Value loadTileFromShared(OpBuilder &b, Location loc, Type vectorType, Value base, Value origin,
+                         const TileAccess &access, const SharedAddressing &addr) {
+  auto vecType = cast<VectorType>(vectorType);
+  Type elem = vecType.getElementType();
+  int64_t v = access.vector, n = vecType.getNumElements();
+  SmallVector<Value> parts;
+  for (int64_t r = 0; r < n; r += v) {
+    Value ptr = sharedElementAddress(b, loc, elem, base, origin, access, addr, r);
+    Type partType = v == 1 ? elem : Type(VectorType::get({v}, elem));
+    parts.push_back(LLVM::LoadOp::create(b, loc, partType, ptr, v * addr.elemBytes));
+  }
+  if (v == 1)
+    return pack(b, loc, vectorType, parts);
+  // Join the parts: lane j of the result is lane j % v of part j / v.
+  Value result = LLVM::UndefOp::create(b, loc, vectorType);
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    SmallVector<int32_t> widen(n, -1);
+    for (int64_t j = 0; j < v; ++j)
+      widen[i * v + j] = j;
+    Value wide = LLVM::ShuffleVectorOp::create(b, loc, part, part, widen);
+    SmallVector<int32_t> select;
+    for (int64_t j = 0; j < n; ++j)
+      select.push_back(j / v == int64_t(i) ? n + j : j);
+    result = LLVM::ShuffleVectorOp::create(b, loc, result, wide, select);
+  }
+  return result;
+}
+
+FailureOr<Value> sharedBufferOf(OpBuilder &b, Operation *op, TargetHooks &hooks) {
+  auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
+  if (!offset) {
+    op->emitOpError() << "has no shared memory planned for it (attribute " << kSharedOffsetAttr
+                      << "); run the shared-memory allocator (hd-allocate-shared-memory) "
+                         "before lowering";
+    return failure();
+  }
+  Location loc = op->getLoc();
+  Value base = hooks.sharedMemoryBase(b, loc);
+  if (offset.getInt() == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{i32Const(b, loc, offset.getInt())})
+      .getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch round trips
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Bank conflicts of one phase (stores of `tile` or loads into it) with a
+/// scratch layout: for every vector access, the largest number of distinct
+/// 4-byte words lanes of warp 0 touch in one bank, summed.
+int64_t bankConflicts(const TileInfo &tile, const SharedAddressing &addr, int64_t vector) {
+  int64_t total = 0;
+  int lanes = tile.laneBases.size();
+  for (int64_t r = 0; r < tile.numRegs; r += vector) {
+    std::map<int64_t, std::set<int64_t>> words;
+    for (int64_t lane = 0; lane < (int64_t(1) << lanes); ++lane) {
+      std::vector<int32_t> c = tile.regCoords[r];
+      for (int bit = 0; bit < lanes; ++bit)
+        if ((lane >> bit) & 1)
+          for (size_t d = 0; d < c.size(); ++d)
+            c[d] ^= tile.laneBases[bit][d];
+      int64_t bytes = addr.offsetsOf(c).first * addr.elemBytes;
+      for (int64_t w = bytes / 4; w <= (bytes + vector * addr.elemBytes - 1) / 4; ++w)
+        words[w % 32].insert(w);
+    }
+    size_t worst = 1;
+    for (auto &[bank, set] : words)
+      worst = std::max(worst, set.size());
+    // A wide access is split into 128-byte transactions anyway.
+    int64_t transactions =
+        std::max<int64_t>(1, ((int64_t(1) << lanes) * vector * addr.elemBytes) / 128);
+    total += std::max<int64_t>(int64_t(worst), transactions);
+  }
+  return total;
+}
+
+int64_t contiguousRegs(const TileInfo &tile, int dim) {
+  const LinearLayout &ll = tile.layout;
+  int64_t k = 0;
+  while (k < ll.getInDimSizeLog2("register")) {
+    const auto &basis = ll.getBasis("register", k);
+    bool ok = basis[dim] == (1 << k);
+    for (size_t d = 0; d < basis.size(); ++d)
+      ok &= int(d) == dim || basis[d] == 0;
+    if (!ok)
+      break;
+    ++k;
+  }
+  return int64_t(1) << k;
+}
+
+} // namespace
+
+LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
+                                 const TileInfo &dst, int64_t elemBytes, int64_t warpSize) {
+  std::vector<int32_t> shape32(shape.begin(), shape.end());
+  int rank = shape.size();
+  // Rows run along the dim the reader holds contiguously (its register 0
+  // basis), so that its loads vectorise; the swizzle then spreads the
+  // writer's accesses over the banks.
+  int fast = rank - 1;
+  if (dst.layout.getInDimSizeLog2("register") > 0) {
+    const auto &basis = dst.layout.getBasis("register", 0);
+    for (int d = 0; d < rank; ++d)
+      if (basis[d] == 1)
+        fast = d;
+  }
+  std::vector<int32_t> order{fast};
+  for (int d = rank - 1; d >= 0; --d)
+    if (d != fast)
+      order.push_back(d);
+  auto unswizzled = [&] {
+    return std::move(swizzledSharedLayout(shape32, 1, 1, 1, order)).value();
+  };
+  if (rank < 2)
+    return unswizzled();
+  int64_t cols = shape[fast];
+  int64_t maxVec = std::max<int64_t>(1, 16 / elemBytes);
+  int64_t vec = std::min(maxVec, std::min(contiguousRegs(dst, fast), cols));
+  LinearLayout best = unswizzled();
+  int64_t bestCost = -1;
+  for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2) {
+    for (int64_t maxPhase = 1; maxPhase * vec <= cols && maxPhase <= 32; maxPhase *= 2) {
+      Result<LinearLayout> candidate =
+          swizzledSharedLayout(shape32, vec, perPhase, maxPhase, order);
+      if (!candidate)
+        continue;
+      std::string why;
+      auto addr = scratchAddressing(*candidate, elemBytes, why);
+      if (failed(addr))
+        continue;
+      int64_t cost = bankConflicts(src, *addr, 1) + bankConflicts(dst, *addr, vec);
+      if (bestCost < 0 || cost < bestCost) {
+        bestCost = cost;
+        best = *candidate;
+      }
+      if (maxPhase == 1)
+        break; // perPhase does not matter without phases
+    }
+  }
+  (void)warpSize;
+  return best;
+}
+
+Value convertThroughScratch(OpBuilder &b, Location loc, Value packed, ArrayRef<int64_t> shape,
+                            Type elemType, const TileInfo &src, const TileInfo &dst,
+                            Type dstType, Value scratch, TargetHooks &hooks, int64_t warpSize) {
+  // Booleans travel as bytes: a vector of i1 is stored bit-packed.
+  if (elemType.isInteger(1)) {
+    Type i8 = b.getI8Type();
+    auto srcVec = cast<VectorType>(packed.getType());
+    Value wide = LLVM::ZExtOp::create(b, loc, VectorType::get(srcVec.getShape(), i8), packed);
+    Value moved = convertThroughScratch(b, loc, wide, shape, i8, src, dst,
+                                        VectorType::get(cast<VectorType>(dstType).getShape(), i8),
+                                        scratch, hooks, warpSize);
+    return LLVM::TruncOp::create(b, loc, dstType, moved);
+  }
+  int64_t elemBytes = std::max<int64_t>(1, elemType.getIntOrFloatBitWidth() / 8);
+  LinearLayout layout = chooseScratchLayout(shape, src, dst, elemBytes, warpSize);
+  std::string why;
+  SharedAddressing addr = *scratchAddressing(layout, elemBytes, why);
+  TileAccess store = planTileAccess(b, loc, src, addr, hooks, 16);
+  TileAccess load = planTileAccess(b, loc, dst, addr, hooks, 16);
+  // Earlier readers of the scratch buffer are done before it is rewritten,
+  // and every element is written before any is read.
+  hooks.barrier(b, loc);
+  storeTileToShared(b, loc, packed, scratch, Value(), store, addr);
+  hooks.barrier(b, loc);
+  return loadTileFromShared(b, loc, dstType, scratch, Value(), load, addr);
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch sizes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool threadsAgree(const TileInfo &a, const TileInfo &b) {
+  return a.laneBases == b.laneBases && a.warpBases == b.warpBases;
+}
+
+int64_t tileBytes(RankedTensorType type) {
+  Type elem = type.getElementType();
+  int64_t bytes = isa<PointerType>(elem) ? 8 : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  return type.getNumElements() * bytes;
+}
+
+} // namespace
+
+int64_t scratchBytes(Operation *op, TileInfoCache &tiles) {
+  if (tiles.foldsThreads())
+    return 0;
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
+    const TileInfo *src = tiles.get(cvt.getSrc().getType());
+    const TileInfo *dst = tiles.get(cvt.getType());
+    if (!src || !dst || threadsAgree(*src, *dst))
+      return 0;
+    return tileBytes(cvt.getType());
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    auto type = cast<RankedTensorType>(reduce.getSrcs().front().getType());
+    const TileInfo *src = tiles.get(type);
+    if (!src)
+      return 0;
+    int64_t crossWarpBits = 0;
+    for (auto &basis : src->warpBases)
+      crossWarpBits += basis[reduce.getAxis()] != 0;
+    if (crossWarpBits == 0)
+      return 0;
+    int64_t resultElems = type.getNumElements() / type.getShape()[reduce.getAxis()];
+    int64_t bytes = 0;
+    for (Value v : reduce.getSrcs()) {
+      Type elem = cast<RankedTensorType>(v.getType()).getElementType();
+      bytes += llvm::alignTo(resultElems * (int64_t(1) << crossWarpBits) *
+                                 std::max(1u, elem.getIntOrFloatBitWidth() / 8),
+                             16);
+    }
+    return bytes;
+  }
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    auto type = cast<RankedTensorType>(scan.getSrcs().front().getType());
+    const TileInfo *src = tiles.get(type);
+    if (!src)
+      return 0;
+    bool crossThread = false;
+    for (auto *bases : {&src->laneBases, &src->warpBases})
+      for (auto &basis : *bases)
+        crossThread |= basis[scan.getAxis()] != 0;
+    if (!crossThread)
+      return 0;
+    // The operands go through the scratch buffer one after the other.
+    int64_t bytes = 0;
+    for (Value v : scan.getSrcs())
+      bytes = std::max(bytes, tileBytes(cast<RankedTensorType>(v.getType())));
+    return bytes;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct MemDesc {
+  Value base, origin;
+};
+
+MemDesc unpackMemDesc(OpBuilder &b, Location loc, Value lowered) {
+  return {LLVM::ExtractValueOp::create(b, loc, lowered, ArrayRef<int64_t>{0}),
+          LLVM::ExtractValueOp::create(b, loc, lowered, ArrayRef<int64_t>{1})};
+}
+
+Value packMemDesc(OpBuilder &b, Location loc, Type type, MemDesc desc) {
+  Value s = LLVM::UndefOp::create(b, loc, type);
+  s = LLVM::InsertValueOp::create(b, loc, s, desc.base, ArrayRef<int64_t>{0});
+  return LLVM::InsertValueOp::create(b, loc, s, desc.origin, ArrayRef<int64_t>{1});
+}
+
+/// Writes `packed` (a lowered tile of `tileType`) into the view `desc` of
+/// `memType`.
+LogicalResult storeTile(OpBuilder &b, Operation *op, Lowering &lowering, Value packed,
+                        RankedTensorType tileType, MemDescType memType, MemDesc desc) {
+  std::string why;
+  const TileInfo *info = lowering.tiles.get(tileType, &why);
+  auto addr = sharedAddressing(memType, why);
+  if (!info || failed(addr))
+    return op->emitOpError() << "cannot be lowered: " << why;
+  TileAccess access = planTileAccess(b, op->getLoc(), *info, *addr, lowering.hooks, 16);
+  storeTileToShared(b, op->getLoc(), packed, desc.base, desc.origin, access, *addr);
+  return success();
+}
+
+struct LocalAllocLowering : TilePattern<LocalAllocOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<Value> base = sharedBufferOf(rewriter, op, lowering.hooks);
+    if (failed(base))
+      return failure();
+    MemDesc desc{*base, i32Const(rewriter, loc, 0)};
+    if (adaptor.getSrc() &&
+        failed(storeTile(rewriter, op, lowering, adaptor.getSrc(),
+                         cast<RankedTensorType>(op.getSrc().getType()), op.getType(), desc)))
+      return failure();
+    rewriter.replaceOp(op, packMemDesc(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                                       desc));
+    return success();
+  }
+};
+
+struct LocalDeallocLowering : TilePattern<LocalDeallocOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LocalDeallocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op); // the allocator already ended the buffer's lifetime here
+    return success();
+  }
+};
+
+struct LocalStoreLowering : TilePattern<LocalStoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MemDesc desc = unpackMemDesc(rewriter, op.getLoc(), adaptor.getDst());
+    if (failed(storeTile(rewriter, op, lowering, adaptor.getValue(), op.getValue().getType(),
+                         op.getDst().getType(), desc)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalLoadLowering : TilePattern<LocalLoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string why;
+    const TileInfo *info = lowering.tiles.get(op.getType(), &why);
+    auto addr = sharedAddressing(op.getSrc().getType(), why);
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!info || failed(addr) || !type)
+      return op->emitOpError() << "cannot be lowered: " << why;
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks, 16);
+    rewriter.replaceOp(op, loadTileFromShared(rewriter, loc, type, desc.base, desc.origin,
+                                              access, *addr));
+    return success();
+  }
+};
+
+struct MemDescSliceLowering : TilePattern<MemDescSliceOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MemDescSliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string why;
+    // The offsets are coordinates of the source view: its addressing places them.
+    auto addr = sharedAddressing(op.getSrc().getType(), why);
+    if (failed(addr))
+      return op->emitOpError() << "cannot be lowered: " << why;
+    std::vector<int32_t> origin(op.getOffsets().begin(), op.getOffsets().end());
+    auto [l, s] = addr->offsetsOf(origin);
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    if (l != 0)
+      desc.origin = LLVM::XOrOp::create(rewriter, loc, desc.origin, i32Const(rewriter, loc, l));
+    if (s != 0)
+      desc.base = LLVM::GEPOp::create(rewriter, loc, desc.base.getType(),
+                                      getTypeConverter()->convertType(op.getType().getElementType()),
+                                      desc.base, ValueRange{i32Const(rewriter, loc, s)});
+    rewriter.replaceOp(op, packMemDesc(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                                       desc));
+    return success();
+  }
+};
+
+struct MemDescIndexLowering : TilePattern<MemDescIndexOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MemDescIndexOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string why;
+    auto addr = sharedAddressing(op.getSrc().getType(), why);
+    if (failed(addr))
+      return op->emitOpError() << "cannot be lowered: " << why;
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    Value index = adaptor.getIndex();
+    Value lin, stack;
+    // Bit by bit of the (dynamic) index along the leading view dim.
+    for (size_t bit = 0; bit < addr->lin[0].size(); ++bit) {
+      Value set = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, index, i32Const(rewriter, loc, bit)),
+          i32Const(rewriter, loc, 1));
+      if (int64_t l = addr->lin[0][bit]) {
+        Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, l));
+        lin = lin ? LLVM::XOrOp::create(rewriter, loc, lin, term).getResult() : term;
+      }
+      if (int64_t s = addr->stack[0][bit]) {
+        Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, s));
+        stack = stack ? LLVM::AddOp::create(rewriter, loc, stack, term).getResult() : term;
+      }
+    }
+    if (lin)
+      desc.origin = LLVM::XOrOp::create(rewriter, loc, desc.origin, lin);
+    if (stack)
+      desc.base = LLVM::GEPOp::create(rewriter, loc, desc.base.getType(),
+                                      getTypeConverter()->convertType(op.getType().getElementType()),
+                                      desc.base, ValueRange{stack});
+    rewriter.replaceOp(op, packMemDesc(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                                       desc));
+    return success();
+  }
+};
+
+/// A permuted view keeps base and origin; its type must describe the same
+/// memory with the dims permuted, which is checked here on the offsets of
+/// every coordinate basis.
+struct MemDescPermuteLowering : TilePattern<MemDescPermuteOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MemDescPermuteOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::string why;
+    auto src = sharedAddressing(op.getSrc().getType(), why);
+    auto dst = sharedAddressing(op.getType(), why);
+    if (failed(src) || failed(dst))
+      return op->emitOpError() << "cannot be lowered: " << why;
+    ArrayRef<int32_t> order = op.getOrder();
+    bool same = dst->paddings == src->paddings;
+    for (size_t d = 0; same && d < order.size(); ++d)
+      same = dst->lin[d] == src->lin[order[d]] && dst->stack[d] == src->stack[order[d]];
+    if (!same)
+      return op->emitOpError()
+             << "result " << op.getType() << " does not describe the memory of " << op.getSrc().getType()
+             << " with its dimensions permuted by [" << order
+             << "]: give the result the permuted layout and allocation shape";
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+struct BarrierLowering : TilePattern<BarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    lowering.hooks.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// On targets without asynchronous copies (every target, for now) the copy
+/// happens at once: a masked global load of the view's tile, then a store
+/// into shared memory. Tokens are plain integers.
+struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    Type elem = cast<PointerType>(ptrType.getElementType()).getPointeeType();
+    auto tileType = RankedTensorType::get(ptrType.getShape(), elem, ptrType.getEncoding());
+    Type packedType = getTypeConverter()->convertType(tileType);
+    if (!packedType)
+      return failure();
+    // The element loads: a load op built on the lowered operands would need
+    // a second conversion; emit the gather directly.
+    auto vecType = cast<VectorType>(packedType);
+    int64_t elemBytes = std::max<int64_t>(1, vecType.getElementType().getIntOrFloatBitWidth() / 8);
+    Value mask = adaptor.getMask();
+    Value passthru = adaptor.getOther();
+    if (!passthru)
+      passthru = LLVM::ZeroOp::create(rewriter, loc, vecType);
+    if (!mask) {
+      auto i1Vec = VectorType::get({vecType.getNumElements()}, rewriter.getI1Type());
+      mask = LLVM::ConstantOp::create(rewriter, loc, i1Vec, SplatElementsAttr::get(i1Vec, true));
+    }
+    Value value = LLVM::masked_gather::create(
+        rewriter, loc, vecType, ValueRange{adaptor.getPtr(), mask, passthru},
+        ArrayRef<NamedAttribute>{
+            rewriter.getNamedAttr("alignment", rewriter.getI32IntegerAttr(elemBytes))});
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getDst());
+    if (failed(storeTile(rewriter, op, lowering, value, tileType, op.getDst().getType(), desc)))
+      return failure();
+    rewriter.replaceOp(op, i32Const(rewriter, loc, 0));
+    return success();
+  }
+};
+
+template <typename OpT>
+struct TokenLowering : TilePattern<OpT> {
+  using TilePattern<OpT>::TilePattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, i32Const(rewriter, op.getLoc(), 0));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateSharedMemoryPatterns(TileTypeConverter &converter, Lowering &lowering,
+                                  RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalStoreLowering, LocalLoadLowering,
+               MemDescSliceLowering, MemDescIndexLowering, MemDescPermuteLowering,
+               BarrierLowering, AsyncCopyLowering, TokenLowering<AsyncCommitGroupOp>,
+               TokenLowering<AsyncWaitOp>>(converter, lowering);
+}
+
+} // namespace hadron::lowering
