@@ -14,15 +14,24 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(
   build-essential cmake ninja-build ccache git python3 pkg-config file
   llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
-  libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev python3-venv
+  # AMD: device libraries (ockl/ocml bitcode) and the HIP runtime (dlopen'ed)
+  rocm-device-libs libamdhip64-5
+  # Intel: SPIR-V validation, the Level Zero and OpenCL ICD loaders (dlopen'ed)
+  spirv-tools libze1 libze-dev ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
+  # Conformance report rendered in a real browser
+  chromium
 )
+HERE="$(cd "$(dirname "$0")" && pwd)"
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
+  echo "install-deps: every package is installed"
+  # An OpenCL CPU device that takes SPIR-V (the Intel target's CI executor).
+  "$HERE/install-opencl-cpu.sh"
   exit 0
 fi
 echo "install-deps: installing ${missing[*]}"
@@ -40,5 +49,18 @@ if ! apt-cache policy llvm-22-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
     $SUDO tee /etc/apt/sources.list.d/llvm-22.list >/dev/null
   $SUDO apt-get update -qq
 fi
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Optional packages some releases lack (Ubuntu ships chromium as a snap, and
+# names its ROCm bitcode package differently) are skipped with a warning: the
+# tests that need them skip and say why.
+OPTIONAL=" rocm-device-libs libamdhip64-5 chromium clinfo "
+install=()
+for p in "${missing[@]}"; do
+  if [[ "$OPTIONAL" == *" $p "* ]] && ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    echo "install-deps: warning: $p is not available here; tests that need it will skip" >&2
+    continue
+  fi
+  install+=("$p")
+done
+$SUDO apt-get install -y -qq --no-install-recommends "${install[@]}"
+"$HERE/install-opencl-cpu.sh"
 echo "install-deps: done"
