@@ -99,6 +99,7 @@ int devicesCommand(const std::vector<std::string> &args);
 int compileCommand(const std::vector<std::string> &args);
 int runCommand(const std::vector<std::string> &args);
 int demoCommand(const std::vector<std::string> &args);
+int conformanceCommand(const std::vector<std::string> &args);
 
 } // namespace hadron::cli
 

@@ -1,6 +1,6 @@
 //===- main.cpp - The hadron command-line tool ----------------------------===//
 //
-// `hadron SUBCOMMAND ...`: devices, compile, run, demo. docs/cli.md describes
+// `hadron SUBCOMMAND ...`: devices, compile, run, demo, conformance. docs/cli.md describes
 // each with an example.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +20,7 @@ const char kUsage[] =
     "  compile   compile an hd IR kernel for a target (IR, LLVM IR, assembly, binary)\n"
     "  run       run a kernel on a device with generated arguments\n"
     "  demo      run the examples on a device, check them and time them\n"
+    "  conformance  run the conformance suite on every device and target\n"
     "\n"
     "'hadron <subcommand> --help' describes each. Exit status: 0 success, 1 failure,\n"
     "2 usage error.\n";
@@ -34,6 +35,7 @@ const Subcommand kSubcommands[] = {
     {"compile", hadron::cli::compileCommand},
     {"run", hadron::cli::runCommand},
     {"demo", hadron::cli::demoCommand},
+    {"conformance", hadron::cli::conformanceCommand},
 };
 
 } // namespace

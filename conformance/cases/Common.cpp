@@ -1,0 +1,129 @@
+//===- Common.cpp - The elementwise frame ---------------------------------===//
+
+#include "Common.h"
+
+namespace hadron::conformance {
+
+std::string withElem(const std::string &t, const std::string &elem) {
+  // tensor<512xf32, #l> -> tensor<512xi1, #l>
+  size_t comma = t.find(',');
+  size_t x = t.rfind('x', comma);
+  return t.substr(0, x + 1) + elem + t.substr(comma);
+}
+
+Body binaryOp(const std::string &op) {
+  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
+              const std::string &) { return k.let(op + " " + a[0] + ", " + a[1] + " : " + t[0]); };
+}
+
+Body unaryOp(const std::string &op) {
+  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
+              const std::string &) { return k.let(op + " " + a[0] + " : " + t[0]); };
+}
+
+Body ternaryOp(const std::string &op) {
+  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
+              const std::string &) {
+    return k.let(op + " " + a[0] + ", " + a[1] + ", " + a[2] + " : " + t[0]);
+  };
+}
+
+Body castOp(const std::string &op) {
+  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
+              const std::string &r) { return k.let(op + " " + a[0] + " : " + t[0] + " to " + r); };
+}
+
+Body compareOp(const std::string &op, const std::string &pred) {
+  return [op, pred](Kernel &k, const std::vector<std::string> &a,
+                    const std::vector<std::string> &t, const std::string &r) {
+    std::string c = k.let(op + " " + pred + ", " + a[0] + ", " + a[1] + " : " + t[0]);
+    return k.let("arith.extui " + c + " : " + withElem(t[0], "i1") + " to " + r);
+  };
+}
+
+V defaultValue(Env &env, Elem e) {
+  switch (e) {
+  case Elem::I1: return I(env.uniformInt(0, 1));
+  case Elem::I8: return I(env.uniformInt(INT8_MIN, INT8_MAX));
+  case Elem::I16: return I(env.uniformInt(INT16_MIN, INT16_MAX));
+  case Elem::I32: return I(env.uniformInt(INT32_MIN, INT32_MAX));
+  case Elem::I64: return I(env.uniformInt(INT64_MIN, INT64_MAX));
+  default: return F(env.uniform(-100, 100));
+  }
+}
+
+V withSpecials(Env &env, Elem e) {
+  switch (env.uniformInt(0, 15)) {
+  case 0: return F(std::numeric_limits<double>::quiet_NaN());
+  case 1: return F(0.0);
+  case 2: return F(-0.0);
+  case 3: return F(env.uniformInt(0, 1) ? INFINITY : -INFINITY);
+  default: return F(roundTo(e, env.uniform(-4, 4)));
+  }
+}
+
+Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
+                     const std::string &name) {
+  const int block = layout.tile(0, env.lanes);
+  Kernel k(name, layout.numWarps());
+  std::string l = k.layout("l", layout.str(env.lanes));
+  std::vector<std::string> ptrs, vals, types;
+  for (Elem e : op.ins)
+    ptrs.push_back(k.arg(ptr(irName(e))));
+  std::string out = k.arg(ptr(irName(op.out)));
+  std::string n = k.arg("i32");
+  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
+  Kernel::Tile t = k.tile1d(block, l, start, n);
+  for (size_t a = 0; a < op.ins.size(); ++a) {
+    const std::string e = irName(op.ins[a]);
+    types.push_back(tensor({block}, e, l));
+    // Masked-off elements read 1 (`other`): an integer division by what a
+    // masked load leaves undefined may trap.
+    std::string one = k.dense(isFloat(op.ins[a]) ? "1.0" : "1", types.back());
+    vals.push_back(k.load(k.pointers(ptrs[a], e, t.offsets, {block}, l), e, {block}, l, t.mask, one));
+  }
+  std::string result = op.body(k, vals, types, tensor({block}, irName(op.out), l));
+  k.store(k.pointers(out, irName(op.out), t.offsets, {block}, l), result, irName(op.out), {block},
+          l, t.mask);
+
+  Plan p;
+  p.kernel = name;
+  p.ir = k.str();
+  p.numWarps = layout.numWarps();
+  const int count = env.tailSize(block, 4 * block);
+  p.note = "n = " + std::to_string(count) + ", block " + std::to_string(block) + ", layout " +
+           layout.name();
+  std::vector<Array> in;
+  for (size_t a = 0; a < op.ins.size(); ++a) {
+    Array arr(op.ins[a], count);
+    for (int i = 0; i < count; ++i) {
+      V v = op.gen ? op.gen(env, static_cast<int>(a)) : defaultValue(env, op.ins[a]);
+      if (isFloat(op.ins[a]))
+        arr.setF(i, v.f);
+      else
+        arr.setI(i, v.i);
+    }
+    in.push_back(std::move(arr));
+  }
+  Array want(op.out, count);
+  for (int i = 0; i < count; ++i) {
+    std::vector<V> args;
+    for (const Array &arr : in)
+      args.push_back(isFloat(arr.elem()) ? F(arr.f(i)) : I(arr.i(i)));
+    V r = op.ref(args);
+    if (isFloat(op.out))
+      want.setF(i, r.f);
+    else
+      want.setI(i, r.i);
+  }
+  for (size_t a = 0; a < in.size(); ++a) {
+    int b = p.addInput("in" + std::to_string(a), std::move(in[a]));
+    p.argBuffer(b);
+  }
+  p.argBuffer(p.addOutput("out", std::move(want), op.tol));
+  p.argI32(count);
+  p.grid = {static_cast<uint32_t>((count + block - 1) / block), 1, 1};
+  return p;
+}
+
+} // namespace hadron::conformance

@@ -1,0 +1,90 @@
+//===- Common.h - What the case files share ---------------------*- C++ -*-===//
+//
+// The layouts cases rotate through, and the 1-D elementwise frame: a masked
+// tile per program over n elements (n drawn so that the last tile is
+// partial), one to three typed inputs, one typed output compared with a
+// reference evaluated per element in the op's precision.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_CONFORMANCE_CASES_COMMON_H
+#define HADRON_CONFORMANCE_CASES_COMMON_H
+
+#include "Case.h"
+#include "IR.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace hadron::conformance {
+
+/// 1-D layouts (4, 1 and 2 elements per thread; 4, 8 and 1 warps).
+inline const std::vector<Blocked> &layouts1d() {
+  static const std::vector<Blocked> l = {
+      {{4}, {32}, {4}, {0}},
+      {{1}, {32}, {8}, {0}},
+      {{2}, {32}, {1}, {0}},
+  };
+  return l;
+}
+
+/// 2-D layouts: row-major, column-major, and one with warps along columns.
+inline const std::vector<Blocked> &layouts2d() {
+  static const std::vector<Blocked> l = {
+      {{1, 4}, {4, 8}, {4, 1}, {1, 0}},
+      {{4, 1}, {8, 4}, {1, 4}, {0, 1}},
+      {{2, 2}, {2, 16}, {1, 2}, {1, 0}},
+  };
+  return l;
+}
+
+/// One element's value, whatever its type: integers in `i`, floats in `f`.
+struct V {
+  int64_t i = 0;
+  double f = 0;
+};
+inline V I(int64_t v) { return V{v, static_cast<double>(v)}; }
+inline V F(double v) { return V{0, v}; }
+
+/// An elementwise op over typed tiles.
+struct Elementwise {
+  std::vector<Elem> ins;
+  Elem out;
+  /// Emits the op on the loaded tiles; returns the result's SSA name.
+  std::function<std::string(Kernel &, const std::vector<std::string> &vals,
+                            const std::vector<std::string> &types, const std::string &outType)>
+      body;
+  /// The reference of one element, from the inputs as the device sees them.
+  std::function<V(const std::vector<V> &)> ref;
+  /// Draws operand `k`; empty: the type's default range.
+  std::function<V(Env &, int k)> gen{};
+  Tolerance tol{};
+};
+
+/// The plan of one elementwise case with layout `layout`.
+Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
+                     const std::string &kernel);
+
+/// A tensor type with the element type swapped: i1 for a mask of `t`.
+std::string withElem(const std::string &tensorType, const std::string &elem);
+
+// Body builders.
+using Body = decltype(Elementwise::body);
+Body binaryOp(const std::string &op);
+Body unaryOp(const std::string &op);
+Body ternaryOp(const std::string &op);
+Body castOp(const std::string &op);
+/// A comparison, widened to the output type with extui.
+Body compareOp(const std::string &op, const std::string &pred);
+
+/// Default values of an element type: integers over their full range,
+/// floats in [-100, 100).
+V defaultValue(Env &env, Elem e);
+/// Floats with NaN, both infinities and both zeros mixed in (1 in 4).
+V withSpecials(Env &env, Elem e);
+
+} // namespace hadron::conformance
+
+#endif // HADRON_CONFORMANCE_CASES_COMMON_H

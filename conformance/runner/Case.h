@@ -1,0 +1,167 @@
+//===- Case.h - What a conformance case is ----------------------*- C++ -*-===//
+//
+// A case is a name and a function that, given the target's threads per warp
+// and a seeded random generator, builds a Plan: the kernel as textual hd IR,
+// its buffers (inputs with fresh random values, outputs with what the host
+// reference computed and the tolerance to compare with), the launch
+// arguments and the grid. The runner poisons every output before the launch,
+// so an element the kernel fails to write keeps the poison and fails.
+//
+// Cases live in conformance/cases/, one file per family; each file has an
+// add<Family>Cases function that allCases() calls. docs/conformance.md shows
+// how to add one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_CONFORMANCE_CASE_H
+#define HADRON_CONFORMANCE_CASE_H
+
+#include "Values.h"
+
+#include "hadron/runtime/runtime.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace hadron::conformance {
+
+/// How an output is compared with the reference.
+struct Tolerance {
+  enum Kind {
+    Exact,   ///< bit for bit (NaN matches any NaN)
+    Ulps,    ///< per element, within `ulps` units in the last place or `absTol`
+    RelNorm, ///< ||got - want||_2 <= relNorm * ||want||_2 over the whole output
+  };
+  Kind kind = Exact;
+  int64_t ulps = 0;
+  double absTol = 0;
+  double relNorm = 0;
+  /// Compare by value (so -0 equals +0).
+  bool byValue = false;
+
+  static Tolerance exact() { return {}; }
+  static Tolerance value() {
+    Tolerance t;
+    t.byValue = true;
+    return t;
+  }
+  static Tolerance ulp(int64_t n, double absTol = 0) {
+    Tolerance t;
+    t.kind = Ulps;
+    t.ulps = n;
+    t.absTol = absTol;
+    return t;
+  }
+  static Tolerance norm(double rel) {
+    Tolerance t;
+    t.kind = RelNorm;
+    t.relNorm = rel;
+    return t;
+  }
+  std::string str() const;
+};
+
+/// The first element that did not match, and how many did not.
+struct Mismatch {
+  size_t index = 0;
+  std::string expected, got;
+  size_t count = 1;
+  std::string what; ///< the buffer's name, or what a custom check looked at
+};
+
+/// A custom check of a downloaded output (atomics' totals, orderings a
+/// device may pick): nothing when it holds.
+using Check = std::function<std::optional<Mismatch>(const Array &got)>;
+
+struct Buffer {
+  enum Role {
+    Input,  ///< uploaded, not read back
+    Output, ///< poisoned before the launch, read back and compared
+    InOut,  ///< `init` uploaded, read back and compared
+  };
+  std::string name;
+  Role role = Input;
+  Array init;   ///< Input/InOut: the values; Output: its size and type
+  Array want;   ///< Output/InOut: the reference (a poison element must stay poison);
+                ///< elements past want.size() must keep the poison
+  Tolerance tol;
+  Check check;  ///< used instead of `want` when set
+};
+
+/// One launch argument: a buffer (by index into Plan::buffers) or a scalar.
+struct Arg {
+  int buffer = -1;
+  hd_arg scalar{};
+};
+
+struct Plan {
+  std::string ir;
+  std::string kernel;
+  std::vector<Buffer> buffers;
+  std::vector<Arg> args;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  uint32_t numWarps = 4;
+  /// When not empty, the launch's stdout (fd 1, through the device's
+  /// synchronisation) must contain this.
+  std::string expectStdout;
+  /// What was drawn (sizes, trip counts), printed with a failure.
+  std::string note;
+
+  int addInput(std::string name, Array values);
+  int addOutput(std::string name, Array want, Tolerance tol = {}, size_t slack = 16);
+  int addInOut(std::string name, Array init, Array want, Tolerance tol = {});
+  void argBuffer(int buffer) { args.push_back(Arg{buffer, {}}); }
+  void argI32(int32_t v);
+  void argI64(int64_t v);
+  void argF32(float v);
+  void argF64(double v);
+};
+
+/// What a case is built for.
+struct Env {
+  /// Threads per warp the layouts must multiply to: the device's warp size,
+  /// 32 where the device folds warps (the host), or the target's `lanes`
+  /// from its expectations file in compile-only runs.
+  unsigned lanes = 32;
+  std::mt19937_64 *rng = nullptr;
+
+  std::mt19937_64 &random() { return *rng; }
+  int64_t uniformInt(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(*rng);
+  }
+  double uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(*rng);
+  }
+  /// A size in [1, max] that is not a multiple of `tile` (when max >= tile).
+  int tailSize(int tile, int max);
+};
+
+struct Case {
+  std::string name; ///< "family.what.variant", dots between parts
+  std::function<Plan(Env &)> build;
+  std::string family() const { return name.substr(0, name.find('.')); }
+};
+
+/// Every case, in a fixed order (the order of the family functions, then of
+/// registration).
+const std::vector<Case> &allCases();
+
+// One per file in conformance/cases/.
+void addElementwiseCases(std::vector<Case> &cases);
+void addConversionCases(std::vector<Case> &cases);
+void addMemoryCases(std::vector<Case> &cases);
+void addShapeCases(std::vector<Case> &cases);
+void addReduceScanCases(std::vector<Case> &cases);
+void addLayoutCases(std::vector<Case> &cases);
+void addAtomicCases(std::vector<Case> &cases);
+void addDotCases(std::vector<Case> &cases);
+void addControlFlowCases(std::vector<Case> &cases);
+void addMiscCases(std::vector<Case> &cases);
+
+} // namespace hadron::conformance
+
+#endif // HADRON_CONFORMANCE_CASE_H

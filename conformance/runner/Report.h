@@ -1,0 +1,29 @@
+//===- Report.h - The matrix as JSON, Markdown and HTML ---------*- C++ -*-===//
+//
+// conformance.json (every cell with its outcome, message, first mismatch,
+// seed and timings; the targets with their device models), conformance.md
+// (summary and matrix) and conformance.html (one self-contained page: the
+// matrix case x target, each failing cell with its first mismatch and seed,
+// the device models in the column heads).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_CONFORMANCE_REPORT_H
+#define HADRON_CONFORMANCE_REPORT_H
+
+#include "Runner.h"
+
+#include <string>
+
+namespace hadron::conformance {
+
+std::string jsonReport(Runner &runner);
+std::string markdownReport(Runner &runner);
+std::string htmlReport(Runner &runner);
+
+/// Writes the three files into `dir` (created if missing). False with
+/// `error` set when a file cannot be written.
+bool writeReports(Runner &runner, const std::string &dir, std::string &error);
+
+} // namespace hadron::conformance
+
+#endif // HADRON_CONFORMANCE_REPORT_H

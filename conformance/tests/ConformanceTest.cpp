@@ -1,0 +1,306 @@
+//===- ConformanceTest.cpp - The suite as GoogleTest: cases x targets ----===//
+//
+// hadron-conformance-gtest runs every case on every target the runner picks,
+// one test per cell: Conformance/Cell.Run/<target>__<case>. The targets come
+// from the environment, read once when the tests are registered:
+//
+//   HADRON_CONFORMANCE_DEVICE   what `hadron conformance --device` takes
+//                               (default: all devices found)
+//   HADRON_CONFORMANCE_TARGETS  comma-separated compile-only targets
+//   HADRON_CONFORMANCE_FILTER   globs over case names
+//   HADRON_CONFORMANCE_SEED     the run's seed (printed, replays a failure)
+//
+// A pass passes, a failure or an XPASS fails with the runner's message
+// (first mismatch, seed and the command that replays it), xfail,
+// unsupported and no-device skip with their reasons, a compile-only cell
+// passes once compiled and validated.
+//
+// Also here: tests of the runner itself (comparisons, expectations, the
+// reports) that need no device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+#include "Runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace hadron::conformance;
+
+namespace {
+
+std::string env(const char *name, const char *fallback = "") {
+  const char *v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/// The process's runner, made on first use.
+Runner *runner(std::string *error = nullptr) {
+  static std::string problem;
+  static std::unique_ptr<Runner> r = [] {
+    Options o;
+    o.devices = env("HADRON_CONFORMANCE_DEVICE", "all");
+    std::string targets = env("HADRON_CONFORMANCE_TARGETS");
+    for (size_t start = 0; start < targets.size();) {
+      size_t comma = targets.find(',', start);
+      if (comma == std::string::npos)
+        comma = targets.size();
+      if (comma > start)
+        o.compileTargets.push_back(targets.substr(start, comma - start));
+      start = comma + 1;
+    }
+    o.filter = env("HADRON_CONFORMANCE_FILTER");
+    o.expectationsDir = env("HADRON_CONFORMANCE_EXPECTATIONS", HADRON_CONFORMANCE_EXPECTATIONS_DIR);
+    return Runner::create(o, problem);
+  }();
+  if (error)
+    *error = problem;
+  return r.get();
+}
+
+struct Cell {
+  size_t target;
+  const Case *c;
+};
+
+std::vector<Cell> cells() {
+  std::vector<Cell> out;
+  Runner *r = runner();
+  if (!r)
+    return out;
+  for (size_t t = 0; t < r->targets().size(); ++t)
+    for (const Case *c : r->cases())
+      out.push_back({t, c});
+  return out;
+}
+
+std::string identifier(const std::string &s) {
+  std::string o;
+  for (char ch : s)
+    o += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return o;
+}
+
+class Conformance : public ::testing::TestWithParam<Cell> {};
+
+TEST_P(Conformance, Run) {
+  Runner *r = runner();
+  ASSERT_NE(r, nullptr);
+  Target &t = r->targets()[GetParam().target];
+  const Case &c = *GetParam().c;
+  Result res = r->run(c, t);
+  const std::string where = c.name + " on " + t.id + " (seed " + std::to_string(res.seed) +
+                            ", replay: HADRON_CONFORMANCE_SEED=" + std::to_string(r->seed()) +
+                            ", or " + r->replay(c.name, t.id) + ")";
+  switch (res.outcome) {
+  case Outcome::Pass:
+  case Outcome::CompileOnly:
+    SUCCEED() << res.validation;
+    break;
+  case Outcome::XFail:
+  case Outcome::Unsupported:
+  case Outcome::NoDevice:
+    GTEST_SKIP() << outcomeName(res.outcome) << ": " << res.message;
+  case Outcome::Fail:
+  case Outcome::XPass:
+    FAIL() << outcomeName(res.outcome) << " " << where << ": " << res.message
+           << (res.note.empty() ? "" : "\n  drawn: " + res.note);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cell, Conformance, ::testing::ValuesIn(cells()),
+                         [](const ::testing::TestParamInfo<Cell> &info) {
+                           return identifier(runner()->targets()[info.param.target].id) + "__" +
+                                  identifier(info.param.c->name);
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Conformance);
+
+TEST(ConformanceSuite, HasTheCasesTheIssueAsksFor) {
+  std::map<std::string, int> families;
+  std::set<std::string> names;
+  for (const Case &c : allCases()) {
+    ++families[c.family()];
+    EXPECT_TRUE(names.insert(c.name).second) << "two cases are named " << c.name;
+  }
+  EXPECT_GE(allCases().size(), 150u);
+  for (const char *f : {"ew", "cvt", "mem", "shape", "reduce", "scan", "layout", "smem", "atomic",
+                        "dot", "cf", "misc"})
+    EXPECT_GT(families[f], 0) << "no case of family " << f;
+}
+
+TEST(ConformanceSuite, RunnerStarts) {
+  std::string error;
+  ASSERT_NE(runner(&error), nullptr) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// The runner's own machinery
+//===----------------------------------------------------------------------===//
+
+TEST(ConformanceCompare, PoisonAndTolerances) {
+  Buffer b;
+  b.name = "out";
+  b.role = Buffer::Output;
+  b.want = Array(Elem::F32, 3);
+  b.want.setF(0, 1.0);
+  b.want.setF(1, 2.0);
+  b.want.setF(2, NAN);
+  Array got(Elem::F32, 5);
+  got.fillPoison();
+  got.setF(0, 1.0);
+  got.setF(1, 2.0);
+  got.setF(2, NAN);
+  EXPECT_FALSE(compareOutput(b, got)) << "identical output";
+  got.setF(4, 0.0);
+  auto m = compareOutput(b, got);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 4u) << "written past the end";
+  got.setPoison(4);
+  got.setPoison(1);
+  m = compareOutput(b, got);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 1u);
+  EXPECT_NE(m->got.find("not written"), std::string::npos) << m->got;
+  got.setF(1, std::nextafter(2.0f, 3.0f));
+  EXPECT_TRUE(compareOutput(b, got)) << "one ulp off, exact";
+  b.tol = Tolerance::ulp(1);
+  EXPECT_FALSE(compareOutput(b, got)) << "one ulp off, 1 ulp allowed";
+  b.tol = Tolerance::norm(1e-3);
+  got.setF(1, 2.01);
+  EXPECT_TRUE(compareOutput(b, got)) << "relative error 4.5e-3";
+}
+
+TEST(ConformanceCompare, HalfAndBf16RoundToNearestEven) {
+  // 1 + 2^-11 is a tie between 1 and 1 + 2^-10 in f16: to even, 1.
+  EXPECT_EQ(toHalfBits(1.0f + std::ldexp(1.0f, -11)), 0x3c00);
+  EXPECT_EQ(toHalfBits(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);
+  EXPECT_EQ(toHalfBits(65520.0f), 0x7c00);
+  EXPECT_EQ(toBf16Bits(1.0f + std::ldexp(1.0f, -8)), 0x3f80);
+  EXPECT_EQ(toBf16Bits(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3f82);
+  EXPECT_EQ(fromBf16Bits(0x3f82), 1.0f + std::ldexp(1.0f, -6));
+}
+
+TEST(ConformanceExpectations, ParsesAndRejects) {
+  Expectations e;
+  EXPECT_FALSE(e.parse("# comment\nlanes 64\nunsupported dot.* no matrix unit here\n"
+                       "xfail ew.bf16.* bf16 arithmetic is not lowered\n",
+                       "t.txt"));
+  EXPECT_EQ(e.lanes(), 64u);
+  ASSERT_NE(e.find("dot.f16.m16"), nullptr);
+  EXPECT_EQ(e.find("dot.f16.m16")->kind, Expectation::Unsupported);
+  EXPECT_EQ(e.find("ew.bf16.addf")->reason, "bf16 arithmetic is not lowered");
+  EXPECT_EQ(e.find("ew.f32.addf"), nullptr);
+  Expectations bad;
+  auto error = bad.parse("xfail ew.*\n", "bad.txt");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("bad.txt:1"), std::string::npos) << *error;
+  EXPECT_TRUE(Expectations().parse("frobnicate x y\n", "bad.txt"));
+  EXPECT_TRUE(Expectations().parse("lanes 48\n", "bad.txt"));
+}
+
+/// The checked-in expectation files parse, and each entry names a case.
+TEST(ConformanceExpectations, CheckedInFilesAreValid) {
+  for (const char *plugin : {"host", "nvidia", "amd", "intel"}) {
+    Expectations e;
+    auto error = Expectations::load(HADRON_CONFORMANCE_EXPECTATIONS_DIR, plugin, "", e);
+    EXPECT_FALSE(error) << *error;
+    for (const Expectation &x : e.entries()) {
+      bool any = false;
+      for (const Case &c : allCases())
+        any |= globMatch(x.glob, c.name);
+      EXPECT_TRUE(any) << x.file << ": '" << x.glob << "' matches no case";
+    }
+  }
+}
+
+/// An xfail that passes is XPASS and fails the run; unsupported does not run.
+TEST(ConformanceExpectations, XPassFailsTheRun) {
+  std::string error;
+  Options o;
+  o.devices = "host";
+  o.filter = "ew.i32.addi";
+  o.seed = 1;
+  auto r = Runner::create(o, error);
+  if (!r)
+    GTEST_SKIP() << "no host device: " << error;
+  ASSERT_EQ(r->targets().size(), 1u);
+  ASSERT_FALSE(r->targets()[0].expectations.parse("xfail ew.i32.addi pretend it is broken\n", "test"));
+  r->runAll(nullptr);
+  ASSERT_EQ(r->results().size(), 1u);
+  EXPECT_EQ(r->results()[0].outcome, Outcome::XPass) << r->results()[0].message;
+  EXPECT_TRUE(r->summary().failed());
+
+  auto u = Runner::create(o, error);
+  ASSERT_FALSE(u->targets()[0].expectations.parse("unsupported ew.i32.* no integers here\n", "test"));
+  u->runAll(nullptr);
+  EXPECT_EQ(u->results()[0].outcome, Outcome::Unsupported);
+  EXPECT_FALSE(u->summary().failed());
+}
+
+/// A plan whose reference is wrong fails with the first mismatch and seed.
+TEST(ConformanceRunner, AWrongReferenceFails) {
+  std::string error;
+  Options o;
+  o.devices = "host";
+  o.filter = "ew.i32.addi";
+  auto r = Runner::create(o, error);
+  if (!r)
+    GTEST_SKIP() << "no host device: " << error;
+  const Case *good = r->cases().at(0);
+  Case broken{"ew.i32.addi", [good](Env &env) {
+                Plan p = good->build(env);
+                for (Buffer &b : p.buffers)
+                  if (b.role == Buffer::Output)
+                    b.want.setI(0, b.want.i(0) + 1);
+                return p;
+              }};
+  Result res = r->run(broken, r->targets()[0]);
+  EXPECT_EQ(res.outcome, Outcome::Fail);
+  ASSERT_TRUE(res.mismatch) << res.message;
+  EXPECT_EQ(res.mismatch->index, 0u);
+}
+
+/// Differential mode: the same device twice agrees with itself.
+TEST(ConformanceRunner, DifferentialAgreesOnOneDeviceTwice) {
+  std::string error;
+  Options o;
+  o.devices = "host,host";
+  o.filter = "ew.f32.addf,reduce.sum.*";
+  o.differential = true;
+  auto r = Runner::create(o, error);
+  if (!r)
+    GTEST_SKIP() << "no host device: " << error;
+  r->runAll(nullptr);
+  ASSERT_FALSE(r->differences().empty());
+  for (const DiffResult &d : r->differences())
+    EXPECT_TRUE(d.agree && d.comparable) << d.caseName << ": " << d.message;
+}
+
+/// The reports hold the matrix, the seed and the device models.
+TEST(ConformanceReport, JsonMarkdownHtml) {
+  std::string error;
+  Options o;
+  o.devices = "host";
+  o.filter = "ew.i32.addi,mem.zero_size.*";
+  o.seed = 42;
+  auto r = Runner::create(o, error);
+  if (!r)
+    GTEST_SKIP() << "no host device: " << error;
+  r->runAll(nullptr);
+  std::string json = jsonReport(*r), md = markdownReport(*r), html = htmlReport(*r);
+  EXPECT_NE(json.find("\"seed\": 42"), std::string::npos);
+  EXPECT_NE(json.find("\"case\": \"ew.i32.addi\""), std::string::npos);
+  EXPECT_NE(md.find("| ew.i32.addi |"), std::string::npos) << md;
+  EXPECT_NE(html.find("<td class=\"case\">mem.zero_size.grid</td>"), std::string::npos);
+  EXPECT_NE(html.find(r->targets()[0].description), std::string::npos) << "device model";
+  EXPECT_EQ(html.find("<script src"), std::string::npos) << "self-contained";
+  EXPECT_EQ(html.find("<link"), std::string::npos) << "self-contained";
+}
+
+} // namespace
