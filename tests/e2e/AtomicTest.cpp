@@ -212,7 +212,7 @@ TEST(AtomicScalar, OncePerProgram) {
            ", " + old + " : !hd.ptr<i32>");
     Program p;
     int kid = p.add(k);
-    E2E_READY(p);
+    E2E_READY_IN_LOOP(p);
     const int programs = std::uniform_int_distribution<int>(5, 40)(rng);
     auto bc = p.input(std::vector<int32_t>{0});
     auto bt = p.output<int32_t>(programs);
@@ -225,6 +225,7 @@ TEST(AtomicScalar, OncePerProgram) {
       want[i] = i;
     expectExact(got, want, "tickets, sorted");
   }
+  E2E_COMPILE_ONLY_DONE();
 }
 
 class AtomicCas : public ::testing::TestWithParam<Layout1D> {};
@@ -308,7 +309,7 @@ TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
            t.mask + " : " + pt);
     Program p;
     int kid = p.add(k);
-    E2E_READY(p);
+    E2E_READY_IN_LOOP(p);
     const int count = tailSize(rng, lay.block, 3 * lay.block);
     auto run = [&](auto sample) {
       using T = decltype(sample);
@@ -334,6 +335,7 @@ TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
     else
       run(int64_t());
   }
+  E2E_COMPILE_ONLY_DONE();
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, AtomicCas, ::testing::ValuesIn(kLayouts),

@@ -2,7 +2,9 @@
 
 #include "E2E.h"
 
+#include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -414,6 +416,21 @@ int Program::add(const std::string &ir, const std::string &kernel) {
   auto entry = std::make_unique<Entry>();
   entry->name = kernel;
   std::string error;
+  // HADRON_E2E_DUMP_DIR=<dir>: every kernel's IR as <dir>/<test>.<n>.mlir,
+  // to inspect or recompile one by hand (docs: Main.cpp).
+  static const std::string dumpDir = env("HADRON_E2E_DUMP_DIR");
+  if (!dumpDir.empty()) {
+    const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string file = test ? std::string(test->test_suite_name()) + "." + test->name() : "global";
+    for (char &ch : file)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-')
+        ch = '_';
+    file = dumpDir + "/" + file + "." + std::to_string(kernels_.size()) + ".mlir";
+    if (FILE *f = std::fopen(file.c_str(), "w")) {
+      std::fwrite(ir.data(), 1, ir.size(), f);
+      std::fclose(f);
+    }
+  }
   if (s.compileOnly) {
     hd_compile_options options{sizeof(options), s.arch.c_str(), 3, nullptr};
     hd_compiled *compiled = nullptr;

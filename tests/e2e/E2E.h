@@ -541,6 +541,20 @@ auto operator<<(std::ostream &os, const T &value) -> decltype(value.name(), os) 
 /// Like E2E_READY, but a compile error of a test that covers a known core
 /// bug (`bug` not empty, what is wrong) skips it with "KNOWN CORE BUG: ...";
 /// once the bug is fixed the kernel compiles and the test runs again.
+/// E2E_READY inside a loop that builds one kernel per iteration: in
+/// compile-only mode it goes on to the next iteration (so every kernel of
+/// the test is compiled and cached) instead of skipping the test; end the
+/// loop with E2E_COMPILE_ONLY_DONE().
+#define E2E_READY_IN_LOOP(prog)                                                                  \
+  if ((prog).errors().empty() && (prog).compileOnly())                                           \
+    continue;                                                                                    \
+  E2E_READY(prog)
+#define E2E_COMPILE_ONLY_DONE()                                                                  \
+  do {                                                                                           \
+    if (::hadron::e2e::session().compileOnly)                                                    \
+      GTEST_SKIP() << "compile-only: every kernel of the test compiled";                         \
+  } while (0)
+
 #define E2E_READY_UNLESS_KNOWN_BUG(prog, bug)                                                    \
   do {                                                                                           \
     if (!std::string(bug).empty() && !(prog).errors().empty())                                   \

@@ -44,6 +44,8 @@
 // with the host target and a plugin directory holding only its runtime part.)
 //
 // Other settings
+//   HADRON_E2E_DUMP_DIR=<dir>  writes every kernel's IR to <dir> as
+//                         <Suite.Test>.<n>.mlir (the directory must exist)
 //   HADRON_E2E_SEED=<n>   the seed of every test (each failure prints its
 //                         seed and the command that replays it); unset: a
 //                         fresh seed per test from the clock.

@@ -2,8 +2,11 @@
 //
 // One LLVM atomic per element. LLVM atomics cannot be masked, so a
 // masked-off element, or a replica held by a thread that does not own the
-// element, operates on a private stack slot instead: branch-free, and the
-// global memory sees each element's update exactly once.
+// element, operates on a sink slot in the pointer's address space instead:
+// branch-free, and the global memory sees each element's update exactly
+// once. A scalar atomic runs in thread 0 of the program only; where its
+// result is used, thread 0 passes it to the others through the op's
+// scratch buffer (16 bytes the shared-memory allocator plans).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +59,58 @@ LLVM::AtomicBinOp binOp(AtomicRMWKind kind) {
   return LLVM::AtomicBinOp::xchg;
 }
 
+/// A module-level slot in `ptrType`'s address space that masked-off elements
+/// operate on instead of their (possibly invalid) address. It lives in the
+/// same address space as the real pointers, so the select between the two
+/// is well typed on every target (a stack slot would be private memory,
+/// which GPUs cannot reach with a global atomic); what lands in it is never
+/// read.
+Value atomicSink(ConversionPatternRewriter &rewriter, Operation *op, LLVM::LLVMPointerType ptrType) {
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string name = "__hd_atomic_sink";
+  if (ptrType.getAddressSpace() != 0)
+    name += "_as" + std::to_string(ptrType.getAddressSpace());
+  // Big and aligned enough for any element an atomic takes (up to 8 bytes).
+  Type slotType = LLVM::LLVMArrayType::get(rewriter.getI64Type(), 2);
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto global = LLVM::GlobalOp::create(rewriter, op->getLoc(), slotType, /*isConstant=*/false,
+                                         LLVM::Linkage::Internal, name, LLVM::ZeroAttr::get(rewriter.getContext()),
+                                         /*alignment=*/16, ptrType.getAddressSpace());
+    (void)global;
+  }
+  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), ptrType, name);
+}
+
+/// i1: lane 0 of warp 0.
+Value isThreadZero(OpBuilder &b, Location loc, TargetHooks &hooks) {
+  Value zero = i32Const(b, loc, 0);
+  Value lane = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, hooks.laneId(b, loc), zero);
+  Value warp = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, hooks.warpId(b, loc), zero);
+  return LLVM::AndOp::create(b, loc, lane, warp);
+}
+
+/// A scalar atomic's old value, from thread 0 to every thread of the
+/// program: thread 0 stores it in the first 8 bytes of the op's scratch
+/// buffer and the others store theirs in the second 8 (never read), then
+/// everyone reads the first after a barrier. The leading barrier keeps an
+/// earlier reader of the same bytes from seeing the new value.
+FailureOr<Value> broadcastFromThreadZero(ConversionPatternRewriter &rewriter, Operation *op,
+                                         Value value, TargetHooks &hooks) {
+  Location loc = op->getLoc();
+  FailureOr<Value> base = sharedBufferOf(rewriter, op, hooks);
+  if (failed(base))
+    return failure();
+  Value other = LLVM::GEPOp::create(rewriter, loc, base->getType(), rewriter.getI8Type(), *base,
+                                    ValueRange{i32Const(rewriter, loc, 8)});
+  Value slot = LLVM::SelectOp::create(rewriter, loc, isThreadZero(rewriter, loc, hooks), *base, other);
+  hooks.barrier(rewriter, loc);
+  LLVM::StoreOp::create(rewriter, loc, value, slot, 8);
+  hooks.barrier(rewriter, loc);
+  return LLVM::LoadOp::create(rewriter, loc, value.getType(), *base, 8).getResult();
+}
+
 /// Per element: the pointer to operate on (the real one or the scratch
 /// slot) given the element's mask and the thread's ownership.
 struct ElementTargets {
@@ -71,9 +126,12 @@ ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op
   if (mask)
     m = unpack(rewriter, loc, mask);
   Value owner;
-  if (auto tensor = dyn_cast<RankedTensorType>(tileType))
+  if (auto tensor = dyn_cast<RankedTensorType>(tileType)) {
     if (const TileInfo *info = lowering.tiles.get(tensor))
       owner = ownerMask(rewriter, loc, *info, lowering.hooks);
+  } else if (!lowering.tiles.foldsThreads()) {
+    owner = isThreadZero(rewriter, loc, lowering.hooks);
+  }
   Value scratch;
   for (size_t i = 0; i < p.size(); ++i) {
     Value enabled = m.empty() ? owner : m[i];
@@ -84,7 +142,7 @@ ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op
       continue;
     }
     if (!scratch)
-      scratch = entryAlloca(rewriter, op, element);
+      scratch = atomicSink(rewriter, op, cast<LLVM::LLVMPointerType>(p[i].getType()));
     targets.ptrs.push_back(LLVM::SelectOp::create(rewriter, loc, enabled, p[i], scratch));
   }
   return targets;
@@ -117,6 +175,12 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
     for (auto [ptr, value] : llvm::zip(targets.ptrs, values))
       old.push_back(LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, value,
                                               ordering(op.getSem()), scope));
+    if (scratchBytes(op, lowering.tiles) > 0) {
+      FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
+      if (failed(shared))
+        return failure();
+      old.front() = *shared;
+    }
     replaceWithElements(rewriter, op, resultType, old);
     return success();
   }
@@ -156,6 +220,12 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
       if (element != bits)
         prev = LLVM::BitcastOp::create(rewriter, loc, element, prev);
       old.push_back(prev);
+    }
+    if (scratchBytes(op, lowering.tiles) > 0) {
+      FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
+      if (failed(shared))
+        return failure();
+      old.front() = *shared;
     }
     replaceWithElements(rewriter, op, resultType, old);
     return success();

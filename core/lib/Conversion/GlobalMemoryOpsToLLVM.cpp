@@ -50,10 +50,11 @@ struct AccessPlan {
 AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t elemBytes,
                       int64_t maxVectorBytes, bool needsAlignment) {
   AccessPlan plan;
-  plan.alignment = std::max<int64_t>(1, std::min<int64_t>(ptrInfo.divisibility.empty()
-                                                              ? 1
-                                                              : ptrInfo.divisibility[0],
-                                                          elemBytes));
+  // Every element pointer is naturally aligned (as in Triton and CUDA: a
+  // misaligned f32 pointer is undefined behaviour). Without that, LLVM splits
+  // an access into bytes, which is slow everywhere and, stored from a float
+  // register, miscompiled by ptxas (st.b8 of an f32 register converts).
+  plan.alignment = std::max<int64_t>(1, elemBytes);
   const LinearLayout &ll = info.layout;
   int regBits = ll.getInDimSizeLog2("register");
   if (regBits == 0 || ll.getNumOutDims() == 0)
@@ -87,7 +88,7 @@ AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t ele
         v /= 2;
   v = std::min<int64_t>(v, ptrInfo.contiguity[fast]);
   v = std::min<int64_t>(v, std::max<int64_t>(1, maxVectorBytes / elemBytes));
-  int64_t divisibility = ptrInfo.divisibility[fast];
+  int64_t divisibility = std::max<int64_t>(ptrInfo.divisibility[fast], elemBytes);
   while (needsAlignment && v > 1 && divisibility % (v * elemBytes) != 0)
     v /= 2;
   plan.vector = v;

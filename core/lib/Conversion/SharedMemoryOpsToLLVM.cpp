@@ -435,6 +435,10 @@ int64_t tileBytes(RankedTensorType type) {
 int64_t scratchBytes(Operation *op, TileInfoCache &tiles) {
   if (tiles.foldsThreads())
     return 0;
+  // A scalar atomic whose old value is used: thread 0 hands it to the
+  // others (AtomicOpsToLLVM.cpp).
+  if (isa<AtomicRMWOp, AtomicCASOp>(op) && !isa<RankedTensorType>(op->getResult(0).getType()))
+    return op->getResult(0).use_empty() ? 0 : 16;
   if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
     const TileInfo *src = tiles.get(cvt.getSrc().getType());
     const TileInfo *dst = tiles.get(cvt.getType());

@@ -163,15 +163,4 @@ Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &h
   return owner;
 }
 
-Value entryAlloca(ConversionPatternRewriter &rewriter, Operation *op, Type type) {
-  Operation *func = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  Block &entry = func->getRegion(0).front();
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(&entry);
-  Location loc = op->getLoc();
-  Value one = i32Const(rewriter, loc, 1);
-  return LLVM::AllocaOp::create(rewriter, loc, LLVM::LLVMPointerType::get(op->getContext()),
-                                type, one);
-}
-
 } // namespace hadron::lowering

@@ -216,9 +216,6 @@ struct TilePattern : OpConversionPattern<OpT> {
 /// basis); null when no element is replicated.
 Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &hooks);
 
-/// A private stack slot of `type` in the entry block of the function
-/// containing `op` (a harmless target for masked-off atomics).
-Value entryAlloca(ConversionPatternRewriter &rewriter, Operation *op, Type type);
 
 //===----------------------------------------------------------------------===//
 // Shared memory addressing
