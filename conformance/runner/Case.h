@@ -110,6 +110,10 @@ struct Plan {
   std::string expectStdout;
   /// What was drawn (sizes, trip counts), printed with a failure.
   std::string note;
+  /// A check over every output at once (indexed like `buffers`; inputs are
+  /// empty there), after each buffer's own comparison passed: atomics'
+  /// totals, where the old values and the final memory must agree.
+  std::function<std::optional<Mismatch>(const std::vector<Array> &outputs)> check;
 
   int addInput(std::string name, Array values);
   int addOutput(std::string name, Array want, Tolerance tol = {}, size_t slack = 16);

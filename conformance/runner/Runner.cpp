@@ -685,11 +685,14 @@ Result Runner::compileOnly(const Case &c, Target &t, Plan &plan, Result r) {
   if (!found) {
     r.outcome = Outcome::Fail;
     r.message = "compiled, but the module has no kernel '" + plan.kernel + "'";
-  } else if (!validateBinary(*m, plan.kernel, t.arch, r.validation)) {
-    r.outcome = Outcome::Fail;
-    r.message = "binary rejected: " + r.validation;
   } else {
-    r.outcome = Outcome::CompileOnly;
+    // The validation's time is the cell's "run" time.
+    auto t1 = std::chrono::steady_clock::now();
+    const bool valid = validateBinary(*m, plan.kernel, t.arch, r.validation);
+    r.runMs = msSince(t1);
+    r.outcome = valid ? Outcome::CompileOnly : Outcome::Fail;
+    if (!valid)
+      r.message = "binary rejected: " + r.validation;
   }
   hd_compiled_destroy(compiled);
   (void)c;
@@ -759,6 +762,7 @@ Result Runner::runOnDevice(const Case &c, Target &t, Plan &plan, Result r) {
     return fail("the kernel's output lacks '" + plan.expectStdout + "'; it printed: " +
                 (printed.empty() ? "nothing" : firstLines(printed, 4)));
 
+  std::vector<Array> downloaded(plan.buffers.size());
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     Buffer &b = plan.buffers[i];
     if (b.role == Buffer::Input)
@@ -767,6 +771,7 @@ Result Runner::runOnDevice(const Case &c, Target &t, Plan &plan, Result r) {
     if (got.bytes() && hd_buffer_copy_to_host(bufs[i], 0, got.data(), got.bytes(), &err) != HD_OK)
       return fail("downloading " + b.name + ": " + err.message);
     std::optional<Mismatch> m = compareOutput(b, got);
+    downloaded[i] = got;
     r.outputs.push_back(got);
     r.tolerances.push_back(b.tol);
     if (m && !r.mismatch) {
@@ -775,6 +780,14 @@ Result Runner::runOnDevice(const Case &c, Target &t, Plan &plan, Result r) {
       r.message = b.name + ": " + std::to_string(m->count) + " element(s) wrong, first [" +
                   std::to_string(m->index) + "] expected " + m->expected + ", got " + m->got +
                   " (" + b.tol.str() + ")";
+    }
+  }
+  if (!r.mismatch && plan.check) {
+    if (std::optional<Mismatch> m = plan.check(downloaded)) {
+      r.mismatch = m;
+      r.outcome = Outcome::Fail;
+      r.message = m->what + ": first [" + std::to_string(m->index) + "] expected " + m->expected +
+                  ", got " + m->got;
     }
   }
   if (!r.mismatch)
@@ -829,8 +842,9 @@ void Runner::runAll(FILE *progress) {
         r.outputs.shrink_to_fit();
       }
       ++done;
-      if (progress && (options_.verbose || r.outcome != Outcome::Pass) &&
-          r.outcome != Outcome::NoDevice) {
+      const bool quiet = r.outcome == Outcome::Pass || r.outcome == Outcome::CompileOnly ||
+                         r.outcome == Outcome::Unsupported || r.outcome == Outcome::NoDevice;
+      if (progress && (options_.verbose || !quiet)) {
         std::fprintf(progress, "[%4zu/%zu] %-12s %-52s %-12s %7.1f ms + %6.1f ms%s%s\n", done,
                      total, t.id.c_str(), c->name.c_str(), outcomeName(r.outcome), r.compileMs,
                      r.runMs, r.message.empty() ? "" : "\n    ",
