@@ -1,0 +1,162 @@
+//===- IntelCompiler.cpp - The Intel target's compiler part ---------------===//
+//
+// The shared front half (hadron/Compiler/Pipeline.h, with IntelHooks) gives
+// LLVM IR with spir_kernel functions calling OpenCL builtins; the back half
+//
+//   LLVM's O0-O3 pipeline (the SPIR-V target's cost model)
+//   -> legalizeForSpirv (what the backend would abort on)
+//   -> LLVM's SPIR-V backend in process, spirv64v1.4-unknown-unknown
+//   -> a SPIR-V 1.4 module (Kernel, Addresses, Physical64 OpenCL)
+//
+// which the Intel runtime part hands to zeModuleCreate (Level Zero) or
+// clCreateProgramWithIL (OpenCL). SPIR-V 1.4 is the newest version Intel's
+// CPU runtime takes, and every Level Zero GPU driver takes it.
+// LLVM's backend is used rather than MLIR's SPIR-V dialect: the core's
+// distribute already ends in the LLVM dialect (pointers, vectors, masked
+// accesses, printf varargs), which MLIR's path would have to take back.
+// Exported through `hadron_compiler_entry`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IntelHooks.h"
+#include "IntelModel.h"
+#include "SpirvLegalize.h"
+#include "hadron/Compiler/Backend.h"
+#include "hadron/Compiler/Pipeline.h"
+#include "hadron/IR/Dialect.h"
+#include "hadron/plugin/plugin.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+#include <string>
+
+using namespace mlir;
+
+extern "C" void LLVMInitializeSPIRVTargetInfo();
+extern "C" void LLVMInitializeSPIRVTarget();
+extern "C" void LLVMInitializeSPIRVTargetMC();
+extern "C" void LLVMInitializeSPIRVAsmPrinter();
+
+namespace hadron::intel {
+namespace {
+
+constexpr const char *kTriple = "spirv64v1.4-unknown-unknown";
+
+Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(unsigned optLevel) {
+  static std::once_flag initOnce;
+  std::call_once(initOnce, [] {
+    LLVMInitializeSPIRVTargetInfo();
+    LLVMInitializeSPIRVTarget();
+    LLVMInitializeSPIRVTargetMC();
+    LLVMInitializeSPIRVAsmPrinter();
+  });
+  llvm::Triple triple(kTriple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return Error("this LLVM has no SPIR-V backend: " + error);
+  llvm::CodeGenOptLevel level = optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "", "", llvm::TargetOptions(), std::nullopt, std::nullopt, level));
+  if (!machine)
+    return Error("the SPIR-V backend made no target machine for " + std::string(kTriple));
+  return machine;
+}
+
+hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *options,
+                  hd_compiled_module **out, hd_error *err) {
+  if (!ir || !out)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       "intel compile: ir and out must not be null");
+  auto fail = [&](const std::string &what) {
+    return reportError(err, HD_ERROR_COMPILE, "intel compile: " + what);
+  };
+  PipelineOptions opts = PipelineOptions::from(options);
+  std::string archName = opts.arch.empty() ? archModels().front().arch : opts.arch;
+  const ArchModel *arch = findArch(archName);
+  if (!arch)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       "intel compile: unknown arch '" + archName + "'; intel compiles for " +
+                           std::string(knownArchs()));
+
+  IntelHooks hooks(*arch);
+  auto targetAttr = [arch](MLIRContext *ctx, unsigned numWarps) {
+    return hd::TargetAttr::get(ctx, "intel", arch->arch, arch->subGroupSizes, numWarps,
+                               arch->maxWorkGroupSize, arch->slmBytesPerWorkGroup);
+  };
+  // The signatures' warp size is corrected per kernel below: each kernel's
+  // layouts choose its sub-group size.
+  PipelineTarget target{"intel", targetAttr, hooks, arch->subGroupSizes.back()};
+  Result<LoweredModule> lowered = lowerToLLVM(llvm::StringRef(ir, irSize), target, opts);
+  if (!lowered)
+    return reportError(err, HD_ERROR_COMPILE, lowered.error());
+  for (KernelSignature &k : lowered.value().kernels) {
+    auto it = hooks.subGroupSizes().find(k.name);
+    if (it != hooks.subGroupSizes().end())
+      k.warpSize = it->second;
+    uint64_t threads = uint64_t(k.numWarps) * k.warpSize;
+    if (threads > arch->maxWorkGroupSize)
+      return fail(k.name + ": " + std::to_string(k.numWarps) + " warps of " +
+                  std::to_string(k.warpSize) + " work-items exceed the " +
+                  std::to_string(arch->maxWorkGroupSize) + " work-items of a work-group on " +
+                  arch->arch);
+  }
+  llvm::Module &module = *lowered.value().llvmModule;
+
+  auto machine = createTargetMachine(opts.optLevel);
+  if (!machine)
+    return fail(machine.error());
+  module.setTargetTriple((*machine)->getTargetTriple());
+  module.setDataLayout((*machine)->createDataLayout());
+  optimizeModule(module, **machine, opts.optLevel);
+  legalizeForSpirv(module);
+  // Checked before the backend runs: it would abort the process.
+  if (std::string bad = findUnsupportedForSpirv(module); !bad.empty())
+    return fail("the SPIR-V backend cannot take " + bad);
+  std::string verifyErrors;
+  llvm::raw_string_ostream verifyStream(verifyErrors);
+  if (llvm::verifyModule(module, &verifyStream))
+    return fail("invalid LLVM IR before the SPIR-V backend:\n" + verifyErrors);
+  std::string llvmIR = printModule(module);
+  dumpStage(opts, "2-llvm.ll", [&](llvm::raw_ostream &os) { os << llvmIR; });
+
+  auto spirv = emitCode(module, **machine, EmitKind::Object);
+  if (!spirv)
+    return fail(spirv.error());
+  // A TargetMachine of its own: LLVM 22's SPIR-V backend keeps state in its
+  // subtarget between runs and crashes on a second one.
+  auto asmMachine = createTargetMachine(opts.optLevel);
+  if (!asmMachine)
+    return fail(asmMachine.error());
+  auto assembly = emitCode(module, **asmMachine, EmitKind::Assembly);
+  if (!assembly)
+    return fail(assembly.error());
+  dumpStage(opts, "3-kernel.spvasm", [&](llvm::raw_ostream &os) { os << *assembly; });
+  *out = makeCompiledModule(*spirv, *assembly, llvmIR, lowered->kernels);
+  if (!*out)
+    return reportError(err, HD_ERROR_OUT_OF_MEMORY, "intel compile: out of memory");
+  return HD_OK;
+}
+
+const hd_compiler_table kTable = {
+    sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
+    releaseCompiledModule,
+};
+
+} // namespace
+} // namespace hadron::intel
+
+extern "C" HADRON_PLUGIN_EXPORT const hd_compiler_table *hadron_compiler_entry(void) {
+  return &hadron::intel::kTable;
+}

@@ -1,0 +1,93 @@
+//===- IntelModel.h - The memory-hierarchy model of Intel GPUs --*- C++ -*-===//
+//
+// What Hadron knows about each Intel architecture it compiles SPIR-V for,
+// without a device: the sub-group sizes a kernel may be compiled for, work-
+// group and shared local memory (SLM) limits, the memory hierarchy (cache
+// lines, L1/L3), the widest vector access, 2D block I/O and the DPAS
+// (systolic) matrix instructions. Block I/O and DPAS are declared only:
+// their lowering comes later.
+//
+// "cpu" is the OpenCL CPU device (Intel's CPU runtime) that runs the same
+// SPIR-V in CI; its sub-group sizes are what that runtime reports.
+//
+// The compiler part fills the module's #hd.target from an ArchModel; the
+// runtime part answers hd_device_info from the same table, refined with what
+// Level Zero or OpenCL report for the device at hand. Per-SKU figures (Xe
+// cores, L2) are the representative device's.
+//
+// Sources: Intel's oneAPI GPU optimization guide (Xe-HPC, Xe-HPG, Xe2
+// sections: SLM sizes, sub-group sizes, cache lines), the Xe-HPC and Xe2
+// architecture whitepapers (Xe cores, L1/L2 sizes), the SPIR-V extension
+// specifications SPV_INTEL_2d_block_io and SPV_INTEL_subgroup_matrix_multiply_accumulate
+// (block shapes and DPAS shapes), and clinfo of the Intel CPU runtime.
+// Plain data, so that the runtime part (no LLVM, no MLIR) can use it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TARGETS_INTEL_MODEL_INTELMODEL_H
+#define HADRON_TARGETS_INTEL_MODEL_INTELMODEL_H
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace hadron::intel {
+
+enum class Family {
+  XeHpc, ///< Data Center GPU Max (Ponte Vecchio)
+  XeHpg, ///< Arc A-series (Alchemist)
+  Xe2,   ///< Arc B-series (Battlemage), Core Ultra 200V (Lunar Lake)
+  Cpu,   ///< an OpenCL CPU device
+};
+
+/// A DPAS (dot product accumulate systolic) shape: D (MxN) = A (MxK) * B
+/// (KxN) + C by one sub-group of `subGroupSize`. Declared only.
+struct DpasInstr {
+  const char *name; ///< "dpas.f32.8x16x16.f16": the `instr` of an #hd.mma layout
+  unsigned subGroupSize;
+  unsigned m, n, k;
+  const char *aType, *bType, *accType;
+};
+
+/// 2D block loads/stores (global <-> registers, tiled by the hardware).
+/// Declared only.
+struct BlockIo {
+  bool available;
+  unsigned maxWidthBytes;  ///< widest row of one block
+  unsigned maxHeight;      ///< rows of one block
+  unsigned pitchAlignment; ///< the surface pitch's alignment in bytes
+};
+
+struct ArchModel {
+  const char *arch;           ///< "pvc": the name --target and the runtime use
+  Family family;
+  const char *representative; ///< the device whose SKU figures are quoted
+
+  /// Sub-group sizes a kernel may be compiled for, ascending. The kernel's
+  /// layouts choose one; #hd.auto/#hd.coalesced resolve to the largest.
+  std::vector<unsigned> subGroupSizes;
+  unsigned maxWorkGroupSize;
+  uint64_t slmBytesPerWorkGroup; ///< 128 KiB on PVC, 64 KiB on the others
+  unsigned slmBanks;
+  unsigned slmBankBytes;
+  unsigned cacheLineBytes;
+  uint64_t l1Bytes;        ///< per Xe core (L1 and SLM share it on GPUs)
+  uint64_t l2Bytes;        ///< the representative device's last-level cache
+  unsigned computeUnits;   ///< Xe cores (CPU: cores) of the representative
+  unsigned maxVectorBytes; ///< widest per-work-item global access: 16
+  BlockIo blockIo;
+  std::vector<DpasInstr> dpas;
+};
+
+/// Every architecture, in the order of the plugin's descriptor; the first
+/// (pvc) is the default.
+const std::vector<ArchModel> &archModels();
+/// The entry for `arch`, or nullptr.
+const ArchModel *findArch(std::string_view arch);
+/// The names, "pvc, bmg, ...", for messages.
+std::string_view knownArchs();
+/// Whether `size` is one of the arch's sub-group sizes.
+bool allowsSubGroupSize(const ArchModel &arch, unsigned size);
+
+} // namespace hadron::intel
+
+#endif // HADRON_TARGETS_INTEL_MODEL_INTELMODEL_H
