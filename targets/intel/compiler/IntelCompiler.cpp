@@ -29,6 +29,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -50,6 +51,19 @@ namespace {
 
 constexpr const char *kTriple = "spirv64v1.4-unknown-unknown";
 
+/// The SPIR-V extensions kernels may need, which every Intel driver (GPU and
+/// CPU: cl_ext_float_atomics) has: float atomic add and min/max. LLVM 22's
+/// backend takes them only through its -spirv-ext option (and aborts on a
+/// float atomic without them), so the option is set in this process once.
+void enableSpirvExtensions() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("spirv-ext");
+  if (it == options.end())
+    return;
+  it->second->addOccurrence(0, "spirv-ext",
+                            "+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max");
+}
+
 Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(unsigned optLevel) {
   static std::once_flag initOnce;
   std::call_once(initOnce, [] {
@@ -57,6 +71,7 @@ Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(unsigned optLev
     LLVMInitializeSPIRVTarget();
     LLVMInitializeSPIRVTargetMC();
     LLVMInitializeSPIRVAsmPrinter();
+    enableSpirvExtensions();
   });
   llvm::Triple triple(kTriple);
   std::string error;

@@ -25,7 +25,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-#include <set>
 
 using namespace mlir;
 
@@ -105,44 +104,27 @@ Value constantString(OpBuilder &b, Location loc, ModuleOp module, StringRef text
 } // namespace
 
 unsigned chooseSubGroupSize(Operation *func, const ArchModel &arch) {
-  std::set<int64_t> lanes;
-  auto note = [&](Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor)
-      return;
-    if (auto layout = dyn_cast_or_null<hd::DistributedLayoutAttrInterface>(tensor.getEncoding()))
-      if (int64_t size = layout.getWarpSize(); size > 0)
-        lanes.insert(size);
-  };
+  // The core's verifier has checked that every layout of the module has
+  // the same lanes and that the target allows them.
+  unsigned lanes = 0;
   func->walk([&](Operation *op) {
+    auto note = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      auto layout = tensor ? dyn_cast_or_null<hd::DistributedLayoutAttrInterface>(
+                                 tensor.getEncoding())
+                           : nullptr;
+      if (layout && layout.getWarpSize() > 0)
+        lanes = static_cast<unsigned>(layout.getWarpSize());
+    };
     for (Type t : op->getResultTypes())
       note(t);
     for (Region &r : op->getRegions())
       for (Block &block : r)
         for (BlockArgument arg : block.getArguments())
           note(arg.getType());
+    return lanes ? WalkResult::interrupt() : WalkResult::advance();
   });
-  if (lanes.empty())
-    return arch.subGroupSizes.back();
-  if (lanes.size() > 1) {
-    std::string list;
-    for (int64_t l : lanes)
-      list += (list.empty() ? "" : ", ") + std::to_string(l);
-    func->emitError() << "layouts of this kernel have " << list
-                      << " lanes per warp; a kernel runs with one sub-group size on intel";
-    return 0;
-  }
-  unsigned size = static_cast<unsigned>(*lanes.begin());
-  if (!allowsSubGroupSize(arch, size)) {
-    std::string allowed;
-    for (unsigned s : arch.subGroupSizes)
-      allowed += (allowed.empty() ? "" : ", ") + std::to_string(s);
-    func->emitError() << "layouts of this kernel have " << size
-                      << " lanes per warp, but intel:" << arch.arch << " has sub-groups of "
-                      << allowed;
-    return 0;
-  }
-  return size;
+  return lanes ? lanes : arch.subGroupSizes.back();
 }
 
 void IntelHooks::appendImplicitKernelArgs(MLIRContext *ctx,
@@ -157,8 +139,6 @@ void IntelHooks::beginKernel(Block &entry, unsigned firstImplicitArg) {
   hd::TargetAttr target = hd::getTarget(module);
   unsigned numWarps = target ? target.getNumWarps() : 4;
   subGroup = chooseSubGroupSize(func, arch);
-  if (subGroup == 0)
-    subGroup = arch.subGroupSizes.back();
   threads = numWarps * subGroup;
   kernelSubGroups[cast<FunctionOpInterface>(func).getName().str()] = subGroup;
   if (module.walk([](hd::AssertOp) { return WalkResult::interrupt(); }).wasInterrupted())

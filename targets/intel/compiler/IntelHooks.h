@@ -60,7 +60,7 @@ public:
                   llvm::StringRef message) override;
 
   /// The sub-group size each kernel was lowered for, by kernel name: the
-  /// lanes of its layouts (all must agree), else the arch's largest.
+  /// lanes of its layouts, else the arch's largest.
   const std::map<std::string, unsigned> &subGroupSizes() const { return kernelSubGroups; }
 
 private:
@@ -73,9 +73,9 @@ private:
   std::map<std::string, unsigned> kernelSubGroups;
 };
 
-/// The kernel's sub-group size, from the lanes of its distributed layouts;
-/// 0 with an error on `func` when they disagree or the arch does not allow
-/// them; the arch's largest when no layout fixes it.
+/// The kernel's sub-group size: the lanes of its distributed layouts (the
+/// core's verifier has made them one size the arch allows), or the arch's
+/// largest when no layout fixes it.
 unsigned chooseSubGroupSize(mlir::Operation *func, const ArchModel &arch);
 
 } // namespace hadron::intel

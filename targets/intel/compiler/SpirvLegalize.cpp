@@ -193,9 +193,11 @@ private:
   std::vector<Instruction *> keep;
 };
 
-/// One conditional access per element: if (mask[i]) { ... }. Loads and
-/// gathers collect their elements in a vector that starts as the pass-
-/// through value, through a phi per element.
+/// A masked access as a branch: where every lane of the mask is set (the
+/// common case: all but a tile's tail), the access as one vector (so that
+/// 16-byte accesses stay one instruction); otherwise one conditional access
+/// per element. Loads and gathers collect their elements through phis,
+/// starting from the pass-through value.
 void expandMaskedAccess(IntrinsicInst *call) {
   Intrinsic::ID id = call->getIntrinsicID();
   bool isLoad = id == Intrinsic::masked_load || id == Intrinsic::masked_gather;
@@ -203,7 +205,7 @@ void expandMaskedAccess(IntrinsicInst *call) {
   Value *data = isLoad ? nullptr : call->getArgOperand(0);
   Value *ptr = call->getArgOperand(isLoad ? 0 : 1);
   Value *mask = call->getArgOperand(isLoad ? 1 : 2);
-  Value *result = isLoad ? call->getArgOperand(2) : nullptr;
+  Value *passThrough = isLoad ? call->getArgOperand(2) : nullptr;
   auto *vecType = cast<FixedVectorType>(isLoad ? call->getType() : data->getType());
   Type *elemType = vecType->getElementType();
   MaybeAlign paramAlign = call->getParamAlign(isLoad ? 0 : 1);
@@ -213,22 +215,42 @@ void expandMaskedAccess(IntrinsicInst *call) {
                         ? vectorAlign
                         : commonAlignment(vectorAlign, dl.getTypeStoreSize(elemType));
 
-  Instruction *insertBefore = call;
+  Instruction *join = call;
+  Value *whole = nullptr;
+  BasicBlock *wholeBlock = nullptr, *partBlock = nullptr;
+  Instruction *partTerm = call;
+  if (!isVectorOfPointers) {
+    // if (all lanes) { vector access } else { per element }
+    IRBuilder<> b(call);
+    // Not llvm.vector.reduce.and: the backend expands it into a bitcast of
+    // the i1 vector, which it then cannot select.
+    Value *all = b.CreateExtractElement(mask, b.getInt32(0));
+    for (unsigned i = 1; i < vecType->getNumElements(); ++i)
+      all = b.CreateAnd(all, b.CreateExtractElement(mask, b.getInt32(i)));
+    Instruction *thenTerm = nullptr, *elseTerm = nullptr;
+    SplitBlockAndInsertIfThenElse(all, call->getIterator(), &thenTerm, &elseTerm);
+    b.SetInsertPoint(thenTerm);
+    if (isLoad)
+      whole = b.CreateAlignedLoad(vecType, ptr, vectorAlign);
+    else
+      b.CreateAlignedStore(data, ptr, vectorAlign);
+    wholeBlock = thenTerm->getParent();
+    partTerm = elseTerm;
+  }
+  Value *result = passThrough;
   for (unsigned i = 0, n = vecType->getNumElements(); i < n; ++i) {
-    IRBuilder<> b(insertBefore);
+    IRBuilder<> b(partTerm);
     Value *bit = b.CreateExtractElement(mask, b.getInt32(i));
-    BasicBlock *before = insertBefore->getParent();
-    Instruction *thenTerm = SplitBlockAndInsertIfThen(bit, insertBefore->getIterator(), false);
+    BasicBlock *before = partTerm->getParent();
+    Instruction *thenTerm = SplitBlockAndInsertIfThen(bit, partTerm->getIterator(), false);
     BasicBlock *thenBlock = thenTerm->getParent();
     b.SetInsertPoint(thenTerm);
-    Value *address =
-        isVectorOfPointers
-            ? b.CreateExtractElement(ptr, b.getInt32(i))
-            : b.CreateConstInBoundsGEP1_32(elemType, ptr, i);
+    Value *address = isVectorOfPointers ? b.CreateExtractElement(ptr, b.getInt32(i))
+                                        : b.CreateConstInBoundsGEP1_32(elemType, ptr, i);
     if (isLoad) {
       Value *elem = b.CreateAlignedLoad(elemType, address, elemAlign);
       Value *inserted = b.CreateInsertElement(result, elem, b.getInt32(i));
-      b.SetInsertPoint(insertBefore);
+      b.SetInsertPoint(partTerm);
       PHINode *phi = b.CreatePHI(vecType, 2);
       phi->addIncoming(inserted, thenBlock);
       phi->addIncoming(result, before);
@@ -236,6 +258,14 @@ void expandMaskedAccess(IntrinsicInst *call) {
     } else {
       b.CreateAlignedStore(b.CreateExtractElement(data, b.getInt32(i)), address, elemAlign);
     }
+  }
+  partBlock = partTerm->getParent();
+  if (isLoad && whole) {
+    IRBuilder<> b(join);
+    PHINode *phi = b.CreatePHI(vecType, 2);
+    phi->addIncoming(whole, wholeBlock);
+    phi->addIncoming(result, partBlock);
+    result = phi;
   }
   if (isLoad)
     call->replaceAllUsesWith(result);
@@ -268,6 +298,54 @@ void expandBoolVectorBitcast(BitCastInst *bitcast) {
 
 } // namespace
 
+/// llvm.maximum/minimum propagate NaN and order -0 below +0; the backend
+/// maps them to OpenCL's fmax/fmin, which do neither. NaN operands are
+/// selected first, and equal operands (+0 and -0 are equal) combine their
+/// bits: AND for the maximum (+0 wins), OR for the minimum (-0 wins).
+void expandIeeeMinMax(IntrinsicInst *call) {
+  bool isMax = call->getIntrinsicID() == Intrinsic::maximum;
+  IRBuilder<> b(call);
+  Value *x = call->getArgOperand(0), *y = call->getArgOperand(1);
+  Type *type = call->getType();
+  Value *r = b.CreateBinaryIntrinsic(isMax ? Intrinsic::maxnum : Intrinsic::minnum, x, y);
+  Type *bits = type->getWithNewType(b.getIntNTy(type->getScalarSizeInBits()));
+  Value *xi = b.CreateBitCast(x, bits), *yi = b.CreateBitCast(y, bits);
+  Value *combined = b.CreateBitCast(isMax ? b.CreateAnd(xi, yi) : b.CreateOr(xi, yi), type);
+  r = b.CreateSelect(b.CreateFCmpOEQ(x, y), combined, r);
+  r = b.CreateSelect(b.CreateFCmpUNO(y, y), y, r);
+  r = b.CreateSelect(b.CreateFCmpUNO(x, x), x, r);
+  call->replaceAllUsesWith(r);
+  call->eraseFromParent();
+}
+
+bool isBoolVectorReduction(const IntrinsicInst &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  if (id != Intrinsic::vector_reduce_and && id != Intrinsic::vector_reduce_or &&
+      id != Intrinsic::vector_reduce_xor)
+    return false;
+  auto *v = dyn_cast<FixedVectorType>(call.getArgOperand(0)->getType());
+  return v && v->getElementType()->isIntegerTy(1);
+}
+
+/// and/or/xor over an i1 vector as a chain of scalar operations (the
+/// backend would bitcast the vector to an integer, which it cannot select).
+void expandBoolVectorReduction(IntrinsicInst *call) {
+  IRBuilder<> b(call);
+  Value *v = call->getArgOperand(0);
+  unsigned n = cast<FixedVectorType>(v->getType())->getNumElements();
+  Value *r = b.CreateExtractElement(v, b.getInt32(0));
+  for (unsigned i = 1; i < n; ++i) {
+    Value *e = b.CreateExtractElement(v, b.getInt32(i));
+    switch (call->getIntrinsicID()) {
+    case Intrinsic::vector_reduce_and: r = b.CreateAnd(r, e); break;
+    case Intrinsic::vector_reduce_or: r = b.CreateOr(r, e); break;
+    default: r = b.CreateXor(r, e); break;
+    }
+  }
+  call->replaceAllUsesWith(r);
+  call->eraseFromParent();
+}
+
 void scalarizeVectorOps(Module &module) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
@@ -293,21 +371,31 @@ void scalarizeVectorOps(Module &module) {
 }
 
 void legalizeForSpirv(Module &module) {
-  std::vector<IntrinsicInst *> masked;
-  std::vector<BitCastInst *> casts;
+  std::vector<IntrinsicInst *> masked, minMax, reductions;
   for (Function &f : module)
     for (BasicBlock &block : f)
       for (Instruction &inst : block) {
-        if (auto *call = dyn_cast<IntrinsicInst>(&inst); call && isMaskedAccess(call->getIntrinsicID()))
-          masked.push_back(call);
+        if (auto *call = dyn_cast<IntrinsicInst>(&inst)) {
+          if (isMaskedAccess(call->getIntrinsicID()))
+            masked.push_back(call);
+          else if (call->getIntrinsicID() == Intrinsic::maximum ||
+                   call->getIntrinsicID() == Intrinsic::minimum)
+            minMax.push_back(call);
+          else if (isBoolVectorReduction(*call))
+            reductions.push_back(call);
+        }
       }
+  for (IntrinsicInst *call : reductions)
+    expandBoolVectorReduction(call);
+  for (IntrinsicInst *call : minMax)
+    expandIeeeMinMax(call);
   for (IntrinsicInst *call : masked)
     expandMaskedAccess(call);
   scalarizeVectorOps(module);
   for (Function &f : module)
     if (!f.isDeclaration())
       PointerVectorRewriter(f).run();
-  casts.clear();
+  std::vector<BitCastInst *> casts;
   for (Function &f : module)
     for (BasicBlock &block : f)
       for (Instruction &inst : block)
@@ -328,6 +416,8 @@ std::string findUnsupportedForSpirv(const Module &module) {
           what = "a bitcast between an i1 vector and an integer";
         else if (isPointerVector(inst.getType()))
           what = "a vector of pointers";
+        else if (auto *call = dyn_cast<IntrinsicInst>(&inst); call && isBoolVectorReduction(*call))
+          what = "a reduction of an i1 vector";
         if (what.empty())
           continue;
         std::string text;

@@ -2,8 +2,8 @@
 //
 // LLVM 22's SPIR-V backend aborts the process (report_fatal_error) on some
 // IR that other backends take: llvm.masked.load/store/gather/scatter, and
-// bitcasts between <N x i1> and iN (which LLVM's own scalarizer of masked
-// accesses and InstCombine create), and it emits invalid SPIR-V (or
+// bitcasts between <N x i1> and iN and reductions of i1 vectors (which
+// LLVM's own scalarizer of masked accesses and InstCombine create), and it emits invalid SPIR-V (or
 // crashes) for vectors of pointers, which tensors of pointers become, and
 // for vectors wider than 16 elements (a thread's registers of a tensor).
 // legalizeForSpirv rewrites them into what it handles, after optimisation
@@ -21,10 +21,12 @@ class Module;
 
 namespace hadron::intel {
 
-/// Expands masked memory intrinsics into one conditional access per
-/// element, scalarizes vector operations (loads and stores keep their
+/// Expands llvm.maximum/minimum into fmax/fmin with IEEE 754-2019 NaN and
+/// signed-zero rules, masked memory intrinsics into one conditional access
+/// per element, scalarizes vector operations (loads and stores keep their
 /// vectors), turns remaining vectors of pointers into vectors of integers,
-/// and i1-vector <-> integer bitcasts into element operations.
+/// and i1-vector reductions and <-> integer bitcasts into element
+/// operations.
 void legalizeForSpirv(llvm::Module &module);
 
 /// A description of the first construct in `module` that the SPIR-V

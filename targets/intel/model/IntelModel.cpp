@@ -8,8 +8,9 @@
 //  - lnl: Core Ultra 200V (Lunar Lake) iGPU, 8 Xe2 cores, 8 MiB L2.
 //  - acm: Arc A770, 32 Xe cores, 192 KiB L1/SLM per core, 16 MiB L2; DPAS
 //    with 8-wide sub-groups, no 2D block I/O from OpenCL/SPIR-V.
-//  - cpu: the OpenCL CPU runtime: sub-groups 8..64 (it also has 4, which hd
-//    layouts do not use), 256 KiB local memory, 64-byte lines.
+//  - cpu: the OpenCL CPU runtime: sub-groups 8, 16, 32 (it also has 4 and
+//    64, which no GPU arch here has, so kernels for it are not offered),
+//    256 KiB local memory, 64-byte lines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +62,7 @@ ArchModel cpu() {
   m.arch = "cpu";
   m.family = Family::Cpu;
   m.representative = "Intel CPU OpenCL runtime";
-  m.subGroupSizes = {8, 16, 32, 64};
+  m.subGroupSizes = {8, 16, 32};
   m.maxWorkGroupSize = 8192;
   m.slmBytesPerWorkGroup = 256 * KiB;
   m.slmBanks = 1;
