@@ -1,4 +1,128 @@
+//===- Dot.cpp - hd.dot for f16/bf16/f32/f64/i8, several shapes ----------===//
+//
+// dot.<in>_<acc>.<bm>x<bn>x<bk>: D = C + A x B over an M x N x K problem
+// with tails in every dimension, the K loop an scf.for carrying the
+// accumulator, operands loaded in blocked layouts and converted to their
+// dot_op layouts. Narrow types draw small integers, so every product and
+// partial sum is exact and the result must match bit for bit whatever the
+// summation order (a matrix unit's or an FMA loop's); f32 and f64 draw
+// uniform values and compare by relative norm.
+//
+//===----------------------------------------------------------------------===//
+
 #include "Common.h"
+
 namespace hadron::conformance {
-void addDotCases(std::vector<Case> &) {}
+
+namespace {
+
+struct DotCase {
+  Elem in, acc;
+  Blocked accLayout;
+  int bm, bn, bk;
+};
+
+Plan dot(Env &env, const DotCase &c) {
+  const int warps = c.accLayout.numWarps();
+  const std::string e = irName(c.in), ae = irName(c.acc);
+  Kernel k("matmul", warps);
+  std::string acc = k.layout("acc", c.accLayout.str(env.lanes));
+  std::string aop = k.layout("a_op", "#hd.dot_op<{opIdx = 0, parent = " + acc + "}>");
+  std::string bop = k.layout("b_op", "#hd.dot_op<{opIdx = 1, parent = " + acc + "}>");
+  std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(env.lanes));
+  std::string bl = k.layout("b_load", Blocked{{1, 1}, {2, 16}, {1, warps}, {1, 0}}.str(env.lanes));
+  std::string A = k.arg(ptr(e)), B = k.arg(ptr(e)), C = k.arg(ptr(ae)), D = k.arg(ptr(ae));
+  std::string m = k.arg("i32"), n = k.arg("i32"), kk = k.arg("i32");
+  std::string m0 = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(c.bm) + " : i32");
+  std::string n0 = k.let("arith.muli " + k.programId(1) + ", " + k.constI32(c.bn) + " : i32");
+  auto tc = k.tile2d({c.bm, c.bn}, acc, m0, n0, n, m, n);
+  const std::string accT = tensor({c.bm, c.bn}, ae, acc);
+  const bool intAcc = !isFloat(c.acc);
+  std::string c0 = k.load(k.pointers(C, ae, tc.offsets, {c.bm, c.bn}, acc), ae, {c.bm, c.bn}, acc,
+                          tc.mask, k.dense(intAcc ? "0" : "0.0", accT));
+  std::string ub = k.let("arith.index_cast " + kk + " : i32 to index");
+  std::string iv = k.fresh(), carried = k.fresh();
+  std::string result = k.let("scf.for " + iv + " = " + k.constIndex(0) + " to " + ub + " step " +
+                             k.constIndex(c.bk) + " iter_args(" + carried + " = " + c0 + ") -> (" +
+                             accT + ") {");
+  std::string k0 = k.let("arith.index_cast " + iv + " : index to i32");
+  auto ta = k.tile2d({c.bm, c.bk}, al, m0, k0, kk, m, kk);
+  auto tb = k.tile2d({c.bk, c.bn}, bl, k0, n0, n, kk, n);
+  const std::string aT = tensor({c.bm, c.bk}, e, al), bT = tensor({c.bk, c.bn}, e, bl);
+  const std::string zero = isFloat(c.in) ? "0.0" : "0";
+  std::string a = k.load(k.pointers(A, e, ta.offsets, {c.bm, c.bk}, al), e, {c.bm, c.bk}, al, ta.mask,
+                         k.dense(zero, aT));
+  std::string b = k.load(k.pointers(B, e, tb.offsets, {c.bk, c.bn}, bl), e, {c.bk, c.bn}, bl, tb.mask,
+                         k.dense(zero, bT));
+  const std::string aOpT = tensor({c.bm, c.bk}, e, aop), bOpT = tensor({c.bk, c.bn}, e, bop);
+  std::string ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
+  std::string bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
+  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " : " + aOpT + " * " + bOpT +
+                           " -> " + accT);
+  k.line("scf.yield " + next + " : " + accT);
+  k.line("}");
+  k.store(k.pointers(D, ae, tc.offsets, {c.bm, c.bn}, acc), result, ae, {c.bm, c.bn}, acc, tc.mask);
+
+  Plan p;
+  p.kernel = k.name();
+  p.ir = k.str();
+  const int M = env.tailSize(c.bm, 2 * c.bm), N = env.tailSize(c.bn, 2 * c.bn);
+  const int K = env.tailSize(c.bk, 4 * c.bk);
+  const bool exact = c.in != Elem::F32 && c.in != Elem::F64;
+  auto draw = [&](Array &x) {
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (exact)
+        isFloat(x.elem()) ? x.setF(i, double(env.uniformInt(-4, 4))) : x.setI(i, env.uniformInt(-4, 4));
+      else
+        x.setF(i, env.uniform(-1, 1));
+    }
+  };
+  Array ha(c.in, size_t(M) * K), hb(c.in, size_t(K) * N), hc(c.acc, size_t(M) * N);
+  draw(ha);
+  draw(hb);
+  draw(hc);
+  Array want(c.acc, size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = intAcc ? double(hc.i(size_t(i) * N + j)) : hc.f(size_t(i) * N + j);
+      for (int q = 0; q < K; ++q)
+        s += (intAcc ? double(ha.i(size_t(i) * K + q)) * double(hb.i(size_t(q) * N + j))
+                     : ha.f(size_t(i) * K + q) * hb.f(size_t(q) * N + j));
+      intAcc ? want.setI(size_t(i) * N + j, static_cast<int64_t>(s)) : want.setF(size_t(i) * N + j, s);
+    }
+  p.note = "M, N, K = " + std::to_string(M) + ", " + std::to_string(N) + ", " + std::to_string(K);
+  p.argBuffer(p.addInput("a", std::move(ha)));
+  p.argBuffer(p.addInput("b", std::move(hb)));
+  p.argBuffer(p.addInput("c", std::move(hc)));
+  p.argBuffer(p.addOutput("d", std::move(want),
+                          exact ? Tolerance{} : Tolerance::norm(c.in == Elem::F64 ? 1e-12 : 1e-5)));
+  p.argI32(M);
+  p.argI32(N);
+  p.argI32(K);
+  p.grid = {static_cast<uint32_t>((M + c.bm - 1) / c.bm), static_cast<uint32_t>((N + c.bn - 1) / c.bn), 1};
+  return p;
 }
+
+} // namespace
+
+void addDotCases(std::vector<Case> &cases) {
+  const Blocked acc4{{1, 4}, {4, 8}, {4, 1}, {1, 0}};
+  const Blocked acc2{{2, 2}, {8, 4}, {2, 1}, {1, 0}};
+  const Blocked acc1{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
+  // Products M * N * K of at most 8192 per tile: the host folds a program's
+  // threads into one, so larger tiles cost seconds of compile time there.
+  const std::vector<DotCase> all = {
+      {Elem::F16, Elem::F32, acc4, 32, 32, 8},  {Elem::F16, Elem::F32, acc2, 16, 16, 16},
+      {Elem::F16, Elem::F16, acc1, 16, 32, 8},  {Elem::BF16, Elem::F32, acc4, 32, 32, 8},
+      {Elem::BF16, Elem::F32, acc1, 16, 32, 8}, {Elem::F32, Elem::F32, acc4, 32, 32, 8},
+      {Elem::F32, Elem::F32, acc2, 32, 16, 8},  {Elem::I8, Elem::I32, acc4, 16, 32, 8},
+      {Elem::I8, Elem::I32, acc1, 16, 16, 16},  {Elem::F64, Elem::F64, acc2, 32, 16, 8},
+  };
+  for (const DotCase &c : all)
+    cases.push_back({"dot." + std::string(irName(c.in)) + "_" + irName(c.acc) + "." +
+                         std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
+                         ".w" + std::to_string(c.accLayout.numWarps()),
+                     [c](Env &env) { return dot(env, c); }});
+}
+
+} // namespace hadron::conformance

@@ -20,7 +20,7 @@ namespace {
 const char kUsage[] =
     "usage: hadron conformance [--device SEL] [--target T]... [--filter GLOB]\n"
     "                          [--report DIR] [--seed N] [--expectations DIR]\n"
-    "                          [--differential] [--list] [-v]\n"
+    "                          [--differential] [--list [--ir]] [-v]\n"
     "\n"
     "Runs the conformance cases on every device found and compiles them for each\n"
     "--target (then validates the binary with ptxas, llvm-readobj or spirv-val\n"
@@ -39,7 +39,8 @@ const char kUsage[] =
     "  --expectations DIR the expectations files (default: the source tree's\n"
     "                     conformance/expectations)\n"
     "  --differential     compare every device's outputs with the first's\n"
-    "  --list             print the case names and exit\n"
+    "  --list             print the case names and exit (--ir: and each kernel,\n"
+    "                     written for 32 lanes)\n"
     "  -v, --verbose      a line for passing cells too\n"
     "  -h, --help         show this help\n";
 
@@ -51,7 +52,7 @@ int conformanceCommand(const std::vector<std::string> &args) {
   std::optional<ParsedArgs> parsed = parseCommand(
       "conformance", args,
       {{{"--device"}}, {{"--target"}, true, true}, {{"--filter"}}, {{"--report"}}, {{"--seed"}},
-       {{"--expectations"}}, {{"--differential"}, false}, {{"--list"}, false},
+       {{"--expectations"}}, {{"--differential"}, false}, {{"--list"}, false}, {{"--ir"}, false},
        {{"-v", "--verbose"}, false}},
       0, kUsage, exitCode);
   if (!parsed)
@@ -75,6 +76,12 @@ int conformanceCommand(const std::vector<std::string> &args) {
     for (const Case &c : allCases())
       if (filterMatch(options.filter, c.name)) {
         std::printf("%s\n", c.name.c_str());
+        if (parsed->has("--ir")) {
+          std::mt19937_64 rng(options.seed.value_or(1));
+          Env env;
+          env.rng = &rng;
+          std::printf("%s\n", c.build(env).ir.c_str());
+        }
         ++n;
       }
     std::printf("%zu case(s)\n", n);

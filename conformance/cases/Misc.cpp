@@ -1,4 +1,0 @@
-#include "Common.h"
-namespace hadron::conformance {
-void addMiscCases(std::vector<Case> &) {}
-}
