@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Hadron vs torch/Triton/Gluon: reads hadron-bench's JSON and the reference script's.
+
+    python3 bench/compare.py hadron.json ref.json
+
+hadron.json comes from `hadron-bench --device nvidia --json hadron.json`, ref.json from
+/work/shared/bench/triton_gluon_reference.py --out ref.json, run on the same GPU in the
+same command. Both count bytes read plus written, in 1e9 bytes per second. A ratio above
+1 means Hadron's best config is faster.
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    hadron, ref = load(argv[1]), load(argv[2])
+    suffix = ".hadron_best_GBps"
+    workloads = [k[: -len(suffix)] for k in hadron if k.endswith(suffix)]
+    others = ("torch", "triton_best", "gluon_best")
+    print(f"Hadron on {hadron.get('device', '?')}; reference on {ref.get('gpu', '?')} "
+          f"(torch {ref.get('torch', '?')}, triton {ref.get('triton', '?')})")
+    head = f"{'workload':<20} {'Hadron GB/s':>12} " + " ".join(f"{o + ' GB/s':>17}" for o in others)
+    head += " " + " ".join(f"{'H/' + o.split('_')[0]:>9}" for o in others) + "  Hadron config"
+    print(head)
+    for w in workloads:
+        h = hadron[w + suffix]
+        row = f"{w:<20} {h:>12.1f} "
+        vals = [ref.get(f"{w}.{o}_GBps") for o in others]
+        row += " ".join(f"{v:>17.1f}" if v else f"{'-':>17}" for v in vals)
+        row += " " + " ".join(f"{h / v:>8.2f}x" if v else f"{'-':>9}" for v in vals)
+        row += "  " + hadron.get(w + ".hadron_best_config", "")
+        print(row)
+    if "launch.hadron_call_us" in hadron:
+        print("\nlaunch overhead (us per launch)   Hadron  cuLaunchKernel  ratio")
+        for what, key in (("launch call, no sync", "call"), ("N launches + 1 sync", "batch"),
+                          ("launch + synchronize", "sync")):
+            hv, cv = hadron[f"launch.hadron_{key}_us"], hadron[f"launch.cuda_{key}_us"]
+            print(f"{what:<33} {hv:>7.2f} {cv:>15.2f} {hv / cv:>6.2f}x")
+    missing = [w for w in workloads if not any(ref.get(f"{w}.{o}_GBps") for o in others)]
+    if missing:
+        print(f"\nno reference figures for: {', '.join(missing)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
