@@ -6,7 +6,7 @@ config.name = "Hadron"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 # The LLVM 22 FileCheck/not/count, never the unversioned LLVM 14 ones.
 config.environment["PATH"] = os.pathsep.join(

@@ -220,11 +220,9 @@ std::vector<OpCase> allCases() {
   add({"i32_remui", {i32, i32}, i32, binary("arith.remui"),
        [](auto &v) { return I(wrap32(u32(v[0].i) % u32(v[1].i))); }, divisionOperands(i32)});
   add({"i32_floordivsi", {i32, i32}, i32, binary("arith.floordivsi"),
-       [](auto &v) { return I(floorDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
-       "arith.floordivsi on tiles is not legalised (needs arith-expand before the lowering)"});
+       [](auto &v) { return I(floorDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
   add({"i32_ceildivsi", {i32, i32}, i32, binary("arith.ceildivsi"),
-       [](auto &v) { return I(ceilDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true,
-       "arith.ceildivsi on tiles is not legalised (needs arith-expand before the lowering)"});
+       [](auto &v) { return I(ceilDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
   add({"i32_andi", {i32, i32}, i32, binary("arith.andi"),
        [](auto &v) { return I(v[0].i & v[1].i); }});
   add({"i32_ori", {i32, i32}, i32, binary("arith.ori"), [](auto &v) { return I(v[0].i | v[1].i); }});

@@ -222,6 +222,9 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
   resolve.maxVectorBytes = target.hooks.maxVectorBytes();
   if (failed(resolveLayouts(*module, resolve)) || failed(verify(*module)))
     return fail("resolving #hd.auto/#hd.coalesced layouts failed");
+  if (failed(legalizeShapeMoves(*module, target.hooks.foldsThreadsIntoRegisters())) ||
+      failed(verify(*module)))
+    return fail("splitting reshape/join/split that move elements between threads failed");
   if (failed(allocateSharedMemory(*module, target.hooks.foldsThreadsIntoRegisters())))
     return fail("shared-memory allocation failed");
   if (failed(insertBarriers(*module)))

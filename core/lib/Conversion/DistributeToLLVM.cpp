@@ -25,6 +25,7 @@
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -134,6 +135,11 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  // Ops with no LLVM counterpart, rewritten on the per-thread values the
+  // tile patterns produce: floor/ceil division into plain arith. (MLIR's
+  // erf polynomial pattern crashes inside this conversion: math.erf waits
+  // for a math-function hook.)
+  arith::populateCeilFloorDivExpandOpsPatterns(patterns);
 
   LLVMConversionTarget target(*ctx);
   target.addLegalOp<ModuleOp>();

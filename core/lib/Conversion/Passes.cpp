@@ -47,6 +47,24 @@ struct AllocateSharedMemoryPass
   }
 };
 
+struct LegalizeShapeMovesPass : PassWrapper<LegalizeShapeMovesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LegalizeShapeMovesPass)
+  LegalizeShapeMovesPass() = default;
+  LegalizeShapeMovesPass(const LegalizeShapeMovesPass &other) : PassWrapper(other) {}
+  StringRef getArgument() const override { return "hd-legalize-shape-moves"; }
+  StringRef getDescription() const override {
+    return "Split reshape/join/split that move elements between threads into a register-only "
+           "op and a convert_layout";
+  }
+  Option<bool> foldThreads{*this, "fold-threads",
+                           llvm::cl::desc("The target runs each CTA as one thread"),
+                           llvm::cl::init(false)};
+  void runOnOperation() override {
+    if (failed(hadron::legalizeShapeMoves(getOperation(), foldThreads)))
+      signalPassFailure();
+  }
+};
+
 struct InsertBarriersPass : PassWrapper<InsertBarriersPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InsertBarriersPass)
   StringRef getArgument() const override { return "hd-insert-barriers"; }
@@ -63,6 +81,7 @@ struct InsertBarriersPass : PassWrapper<InsertBarriersPass, OperationPass<Module
 
 void hadron::registerHadronPasses() {
   PassRegistration<ResolveLayoutsPass>();
+  PassRegistration<LegalizeShapeMovesPass>();
   PassRegistration<AllocateSharedMemoryPass>();
   PassRegistration<InsertBarriersPass>();
 }

@@ -95,7 +95,16 @@ FailureOr<SmallVector<int64_t>>
 registerGather(const TileInfo &dst, const TileInfo &src,
                function_ref<std::vector<int32_t>(const std::vector<int32_t> &)> map,
                std::string &why) {
-  auto mapBasis = [&](const LinearLayout::Basis &b) { return map(b); };
+  // Bases map through the linear part of `map` (split's map adds which half
+  // as a constant): map(b) XOR map(0).
+  const std::vector<int32_t> origin =
+      map(std::vector<int32_t>(dst.regCoords.empty() ? 0 : dst.regCoords.front().size(), 0));
+  auto mapBasis = [&](const LinearLayout::Basis &b) {
+    std::vector<int32_t> m = map(b);
+    for (size_t i = 0; i < m.size() && i < origin.size(); ++i)
+      m[i] ^= origin[i];
+    return m;
+  };
   auto sameThreads = [&](const std::vector<LinearLayout::Basis> &d,
                          const std::vector<LinearLayout::Basis> &s) {
     if (d.size() != s.size())

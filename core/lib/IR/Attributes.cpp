@@ -407,7 +407,14 @@ Result<LinearLayout> SliceLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) co
     return Error("#hd.slice dim " + std::to_string(getDim()) +
                  " is out of range for a tensor of rank " +
                  std::to_string(shape.size()));
-  parentShape.insert(parentShape.begin() + getDim(), 1);
+  // The sliced dim is size 1 in the parent, except where the parent's shape
+  // is fixed by its bases (#hd.linear): there it is what the parent covers,
+  // and slicing drops it, so what moved only along it becomes a broadcast.
+  int64_t slicedExtent = 1;
+  if (auto linear = dyn_cast<LinearLayoutAttr>(getParent()))
+    if (getDim() < static_cast<unsigned>(linear.getLayout().getNumOutDims()))
+      slicedExtent = linear.getLayout().getOutDims()[getDim()].size;
+  parentShape.insert(parentShape.begin() + getDim(), slicedExtent);
   Result<LinearLayout> parent = getParent().toLinearLayout(parentShape);
   if (!parent)
     return parent;
@@ -516,12 +523,39 @@ Result<LinearLayout> LinearLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) c
   if (shape.size() != static_cast<size_t>(layout.getNumOutDims()))
     return Error("#hd.linear has rank " + std::to_string(layout.getNumOutDims()) +
                  ", the tensor " + std::to_string(shape.size()));
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (layout.getOutDims()[d].size != shape[d])
+  bool smaller = false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (layout.getOutDims()[d].size < shape[d])
       return Error("#hd.linear covers " + std::to_string(layout.getOutDims()[d].size) +
                    " elements along dim " + std::to_string(d) + ", the tensor has " +
                    std::to_string(shape[d]));
-  return layout;
+    smaller |= layout.getOutDims()[d].size != shape[d];
+  }
+  if (!smaller)
+    return layout;
+  // A tensor smaller than the layout along some dims (an expand_dims of a
+  // slice of it, say): coordinates wrap, so what the layout spreads past the
+  // tensor's extent holds replicas, as a blocked layout larger than its
+  // tensor does. Duplicate registers are dropped.
+  std::vector<LinearLayout::InDim> ins;
+  for (const std::string &name : layout.getInDimNames()) {
+    LinearLayout::InDim in{name, {}};
+    for (int i = 0; i < layout.getInDimSizeLog2(name); ++i) {
+      LinearLayout::Basis b = layout.getBasis(name, i);
+      for (size_t d = 0; d < shape.size(); ++d)
+        b[d] &= static_cast<int32_t>(shape[d] - 1);
+      in.bases.push_back(std::move(b));
+    }
+    ins.push_back(std::move(in));
+  }
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t d = 0; d < shape.size(); ++d)
+    outs.push_back({layout.getOutDims()[d].name, static_cast<int32_t>(shape[d])});
+  Result<LinearLayout> wrapped =
+      LinearLayout::create(std::move(ins), std::move(outs), /*requireSurjective=*/true);
+  if (!wrapped || !wrapped->hasInDim("register"))
+    return wrapped;
+  return wrapped->removeZeroBasesAlongDim("register");
 }
 
 LogicalResult LinearLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,

@@ -160,10 +160,12 @@ func.func @dot(%a: tensor<32x16xf16, #opa>, %b: tensor<16x32xf16, #opb>, %c: ten
 
 // CHECK-LABEL: func.func @debug
 func.func @debug(%t: tensor<128xi32, #b1>, %c: tensor<128xi1, #b1>, %s: i32, %b: i1) {
-  // CHECK: hd.print "x = " hex %{{.*}}, %{{.*}} : tensor<128xi32, #blocked{{[0-9]*}}>, i32
-  hd.print "x = " hex %t, %s : tensor<128xi32, #b1>, i32
+  // CHECK: hd.print "x = " hex : %{{.*}}, %{{.*}} : tensor<128xi32, #blocked{{[0-9]*}}>, i32
+  hd.print "x = " hex : %t, %s : tensor<128xi32, #b1>, i32
   // CHECK: hd.print "here"
+  // CHECK-NEXT: arith.addi
   hd.print "here"
+  %sum = arith.addi %s, %s : i32
   // CHECK: hd.assert %{{.*}}, "must hold" : tensor<128xi1, #blocked{{[0-9]*}}>
   hd.assert %c, "must hold" : tensor<128xi1, #b1>
   // CHECK: hd.assume %{{.*}}

@@ -408,7 +408,7 @@ module attributes {hd.num_warps = 1 : i32} {
     %pid = hd.program_id 0
     %ok = arith.cmpi slt, %pid, %n : i32
     hd.assert %ok, "pid out of range" : i1
-    hd.print "pid " %pid : i32
+    hd.print "pid " : %pid : i32
     return
   }
 }

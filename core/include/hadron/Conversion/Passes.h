@@ -37,6 +37,13 @@ struct ResolveLayoutsOptions {
 /// constancy of the loads and stores that use it.
 mlir::LogicalResult resolveLayouts(mlir::ModuleOp module, const ResolveLayoutsOptions &options);
 
+/// Where a reshape, join or split would move elements between lanes or
+/// warps, splits it into the op in a layout that keeps every element in its
+/// thread and an hd.convert_layout that does the move (ShapeMoves.cpp).
+/// Runs before allocateSharedMemory, which plans the conversions' scratch.
+/// A no-op when `foldThreads` (the target runs each CTA as one thread).
+mlir::LogicalResult legalizeShapeMoves(mlir::ModuleOp module, bool foldThreads);
+
 /// Gives every local_alloc, and every op that needs scratch space when
 /// lowered (convert_layout between threads, reduce across warps, scan across
 /// threads), an offset `hd.shared_offset` into the CTA's shared memory;

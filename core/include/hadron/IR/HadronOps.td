@@ -409,7 +409,10 @@ def Hadron_PrintOp : Hadron_Op<"print", [MemoryEffects<[MemWrite<DefaultResource
   let summary = "Print a prefix and values from every thread that holds them";
   let arguments = (ins StrAttr:$prefix, UnitAttr:$hex,
                        Variadic<Hadron_ScalarOrTensor>:$args);
-  let assemblyFormat = "$prefix (`hex` $hex^)? ($args^ `:` qualified(type($args)))? attr-dict";
+  // The values follow a colon (as in Triton's tt.print), so that a print
+  // without values is never read as taking the next line's result name.
+  let assemblyFormat =
+      "$prefix (`hex` $hex^)? attr-dict (`:` $args^ `:` qualified(type($args)))?";
 }
 
 def Hadron_AssertOp : Hadron_Op<"assert", [MemoryEffects<[MemWrite<DefaultResource>]>]> {

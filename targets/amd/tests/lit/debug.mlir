@@ -30,7 +30,7 @@ module attributes {hd.num_warps = 1 : i32} {
     %zero = arith.constant 0 : i32
     %ok = arith.cmpi sgt, %n, %zero : i32
     hd.assert %ok, "n must be positive" : i1
-    hd.print "n = " %n : i32
+    hd.print "n = " : %n : i32
     return
   }
 }

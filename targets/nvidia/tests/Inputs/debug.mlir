@@ -7,7 +7,7 @@ module attributes {hd.num_warps = 4 : i32} {
     %xp = hd.splat %x : tensor<128x!hd.ptr<i32>, #blocked>
     %ptrs = hd.addptr %xp, %range : tensor<128x!hd.ptr<i32>, #blocked>, tensor<128xi32, #blocked>
     %v = hd.load %ptrs : tensor<128x!hd.ptr<i32>, #blocked>
-    hd.print "x = " %v : tensor<128xi32, #blocked>
+    hd.print "x = " : %v : tensor<128xi32, #blocked>
     %n_t = hd.splat %n : tensor<128xi32, #blocked>
     %ok = arith.cmpi slt, %v, %n_t : tensor<128xi32, #blocked>
     hd.assert %ok, "x out of range" : tensor<128xi1, #blocked>

@@ -1,0 +1,208 @@
+//===- ShapeMoves.cpp - reshape/join/split that move data between threads -===//
+//
+// The distribute lowering does reshape, join and split as register moves:
+// every element must stay in its thread. Where the layouts the kernel asks
+// for move elements between lanes or warps, this rewrite splits the op in
+// two: the op itself into (or from) the layout that keeps every element in
+// its thread, and an hd.convert_layout for the move, which the lowering
+// does through shuffles or a shared-memory round trip (and which the
+// shared-memory allocator then plans like any other).
+//
+//   reshape x : Ls -> Lr      becomes  reshape (convert_layout x : Ls -> L') : L' -> Lr
+//                             with L' = Lr's bases re-indexed in x's shape
+//   join a, b : Ls -> Lr      becomes  convert_layout (join a, b : Ls -> J) : J -> Lr
+//                             with J = Ls plus a register bit for the new dim
+//   split x : Ls -> Lr, Lr    becomes  split (convert_layout x : Ls -> S) : S -> Lr, Lr
+//                             with S = Lr plus a register bit for the split dim
+//
+// Targets that fold lanes and warps into registers (the host) never need it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hadron/Conversion/Passes.h"
+#include "hadron/IR/Dialect.h"
+#include "hadron/Layout/LinearLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace hadron::hd;
+
+namespace hadron {
+namespace {
+
+using Basis = LinearLayout::Basis;
+
+FailureOr<LinearLayout> layoutOf(Operation *op, RankedTensorType type) {
+  auto layout = dyn_cast_or_null<DistributedLayoutAttrInterface>(type.getEncoding());
+  if (!layout) {
+    op->emitOpError() << "has a tile without a distributed layout: " << type;
+    return failure();
+  }
+  Result<LinearLayout> ll = layout.toLinearLayout(type.getShape());
+  if (!ll) {
+    op->emitOpError() << "cannot be lowered: " << ll.error();
+    return failure();
+  }
+  return *ll;
+}
+
+std::vector<Basis> bases(const LinearLayout &ll, const char *in) {
+  std::vector<Basis> out;
+  if (!ll.hasInDim(in))
+    return out;
+  for (int i = 0; i < ll.getInDimSizeLog2(in); ++i)
+    out.push_back(ll.getBasis(in, i));
+  return out;
+}
+
+/// `ll` with every basis of every in dim replaced by `map(basis)`, over out
+/// dims of `shape`.
+FailureOr<LinearLayout> mapBases(Operation *op, const LinearLayout &ll, ArrayRef<int64_t> shape,
+                                 function_ref<Basis(const Basis &)> map,
+                                 const std::vector<Basis> &extraRegisters = {}) {
+  std::vector<LinearLayout::InDim> ins;
+  for (const std::string &name : ll.getInDimNames()) {
+    LinearLayout::InDim in{name, {}};
+    if (name == "register")
+      in.bases = extraRegisters;
+    for (const Basis &b : bases(ll, name.c_str()))
+      in.bases.push_back(map(b));
+    ins.push_back(std::move(in));
+  }
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t d = 0; d < shape.size(); ++d)
+    outs.push_back({"dim" + std::to_string(d), static_cast<int32_t>(shape[d])});
+  Result<LinearLayout> result = LinearLayout::create(std::move(ins), std::move(outs),
+                                                     /*requireSurjective=*/false);
+  if (!result) {
+    op->emitOpError() << "cannot be lowered: " << result.error();
+    return failure();
+  }
+  return *result;
+}
+
+/// Whether `a` and `b` put every element in the same lane and warp.
+bool sameThreads(const LinearLayout &a, const LinearLayout &b) {
+  return bases(a, "lane") == bases(b, "lane") && bases(a, "warp") == bases(b, "warp");
+}
+
+RankedTensorType withLayout(RankedTensorType type, const LinearLayout &ll) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(),
+                               LinearLayoutAttr::get(type.getContext(), ll));
+}
+
+/// Row-major re-indexing of a coordinate from `from`'s shape into `to`'s
+/// (linear over GF(2) for power-of-two shapes: the index bits are
+/// concatenated in the same order).
+Basis reindex(const Basis &c, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < from.size(); ++d)
+    linear = linear * from[d] + c[d];
+  Basis s(to.size());
+  for (size_t d = to.size(); d-- > 0;) {
+    s[d] = static_cast<int32_t>(linear % to[d]);
+    linear /= to[d];
+  }
+  return s;
+}
+
+LogicalResult rewriteReshape(ReshapeOp op) {
+  RankedTensorType srcType = op.getSrc().getType(), dstType = op.getType();
+  FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
+  if (failed(src) || failed(dst))
+    return failure();
+  ArrayRef<int64_t> from = dstType.getShape(), to = srcType.getShape();
+  FailureOr<LinearLayout> wanted =
+      mapBases(op, *dst, to, [&](const Basis &b) { return reindex(b, from, to); });
+  if (failed(wanted))
+    return failure();
+  if (sameThreads(*src, *wanted))
+    return success();
+  OpBuilder b(op);
+  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
+  op.getSrcMutable().assign(moved);
+  return success();
+}
+
+LogicalResult rewriteJoin(JoinOp op) {
+  RankedTensorType srcType = op.getLhs().getType(), dstType = op.getType();
+  FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
+  if (failed(src) || failed(dst))
+    return failure();
+  size_t rank = srcType.getRank();
+  Basis minor(rank + 1, 0);
+  minor[rank] = 1;
+  FailureOr<LinearLayout> joined = mapBases(
+      op, *src, dstType.getShape(),
+      [&](const Basis &b) {
+        Basis e = b;
+        e.push_back(0);
+        return e;
+      },
+      {minor});
+  if (failed(joined))
+    return failure();
+  if (sameThreads(*joined, *dst))
+    return success();
+  OpBuilder b(op);
+  b.setInsertionPointAfter(op);
+  RankedTensorType joinedType = withLayout(dstType, *joined);
+  auto convert = ConvertLayoutOp::create(b, op.getLoc(), dstType, op.getResult());
+  op.getResult().replaceAllUsesExcept(convert.getResult(), convert);
+  op.getResult().setType(joinedType);
+  return success();
+}
+
+LogicalResult rewriteSplit(SplitOp op) {
+  RankedTensorType srcType = op.getSrc().getType(), dstType = op.getLhs().getType();
+  FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
+  if (failed(src) || failed(dst))
+    return failure();
+  size_t rank = dstType.getRank();
+  Basis minor(rank + 1, 0);
+  minor[rank] = 1;
+  FailureOr<LinearLayout> wanted = mapBases(
+      op, *dst, srcType.getShape(),
+      [&](const Basis &b) {
+        Basis e = b;
+        e.push_back(0);
+        return e;
+      },
+      {minor});
+  if (failed(wanted))
+    return failure();
+  if (sameThreads(*src, *wanted))
+    return success();
+  OpBuilder b(op);
+  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
+  op.getSrcMutable().assign(moved);
+  return success();
+}
+
+} // namespace
+
+LogicalResult legalizeShapeMoves(ModuleOp module, bool foldThreads) {
+  if (foldThreads)
+    return success();
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<ReshapeOp, JoinOp, SplitOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    LogicalResult result = success();
+    if (auto reshape = dyn_cast<ReshapeOp>(op))
+      result = rewriteReshape(reshape);
+    else if (auto join = dyn_cast<JoinOp>(op))
+      result = rewriteJoin(join);
+    else if (auto split = dyn_cast<SplitOp>(op))
+      result = rewriteSplit(split);
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+} // namespace hadron

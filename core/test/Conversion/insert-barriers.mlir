@@ -1,0 +1,55 @@
+// RUN: hadron-opt --hd-allocate-shared-memory --hd-insert-barriers %s | FileCheck %s
+
+// A barrier goes where threads may race on shared memory: before a read of
+// what another thread wrote (RAW), before overwriting what others may still
+// read (WAR), and around a loop's back edge. Accesses that cannot conflict
+// get none.
+
+#b = #hd.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {hd.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @raw_war
+  func.func @raw_war(%x: tensor<512xf32, #b>, %y: tensor<512xf32, #b>) -> tensor<512xf32, #b> attributes {hd.kernel} {
+    %m = hd.local_alloc -> !hd.memdesc<512xf32, #s>
+    // CHECK: hd.local_store
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_load
+    hd.local_store %x, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    %v = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_store
+    hd.local_store %y, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_load
+    %w = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+    // Two reads in a row: no barrier between them.
+    // CHECK-NEXT: hd.local_load
+    %u = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+    hd.local_dealloc %m : !hd.memdesc<512xf32, #s>
+    %s1 = arith.addf %v, %w : tensor<512xf32, #b>
+    %s2 = arith.addf %s1, %u : tensor<512xf32, #b>
+    return %s2 : tensor<512xf32, #b>
+  }
+
+  // The store of iteration i+1 races with the load of iteration i: the
+  // barrier before the store covers the back edge.
+  // CHECK-LABEL: func.func @loop
+  func.func @loop(%x: tensor<512xf32, #b>, %n: index) -> tensor<512xf32, #b> attributes {hd.kernel} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = hd.local_alloc -> !hd.memdesc<512xf32, #s>
+    // CHECK: scf.for
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_store
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_load
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #b>) {
+      hd.local_store %acc, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+      %v = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+      %next = arith.addf %v, %acc : tensor<512xf32, #b>
+      scf.yield %next : tensor<512xf32, #b>
+    }
+    hd.local_dealloc %m : !hd.memdesc<512xf32, #s>
+    return %r : tensor<512xf32, #b>
+  }
+}
