@@ -262,7 +262,24 @@ std::string htmlReport(Runner &r) {
   for (const Target &t : r.targets())
     o << "<tr><td class=\"case\">" << html(t.id) << "</td><td>" << kindName(t.kind)
       << "</td><td>" << html(t.description) << "</td></tr>\n";
-  o << "</table>\n<h2>Matrix</h2>\n<table>\n<tr><th>case</th>";
+  o << "</table>\n";
+  bool anyFailure = false;
+  for (const Result &x : r.results()) {
+    if (!failsRun(x.outcome))
+      continue;
+    if (!anyFailure)
+      o << "<h2>Failures</h2>\n<table><tr><th>case</th><th>target</th><th>outcome</th>"
+           "<th>first mismatch / message</th><th>seed</th><th>replay</th></tr>\n";
+    anyFailure = true;
+    o << "<tr><td class=\"case\">" << html(x.caseName) << "</td><td>" << html(x.target)
+      << "</td><td class=\"c " << outcomeName(x.outcome) << "\">" << outcomeName(x.outcome)
+      << "</td><td><code>" << html(x.mismatch ? shortMismatch(x) : x.message.substr(0, 600))
+      << "</code></td><td>" << x.seed << "</td><td><code>" << html(r.replay(x.caseName, x.target))
+      << "</code></td></tr>\n";
+  }
+  if (anyFailure)
+    o << "</table>\n";
+  o << "<h2>Matrix</h2>\n<table>\n<tr><th>case</th>";
   for (const Target &t : r.targets())
     o << "<th class=\"t\">" << html(t.id) << "<small>" << html(t.description) << "</small></th>";
   o << "</tr>\n";

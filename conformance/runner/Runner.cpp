@@ -146,6 +146,12 @@ std::string firstLines(const std::string &text, size_t maxLines) {
   return out;
 }
 
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -848,7 +854,7 @@ void Runner::runAll(FILE *progress) {
         std::fprintf(progress, "[%4zu/%zu] %-12s %-52s %-12s %7.1f ms + %6.1f ms%s%s\n", done,
                      total, t.id.c_str(), c->name.c_str(), outcomeName(r.outcome), r.compileMs,
                      r.runMs, r.message.empty() ? "" : "\n    ",
-                     firstLines(r.message, 4).c_str());
+                     trimmed(firstLines(r.message, 4)).c_str());
         if (failsRun(r.outcome))
           std::fprintf(progress, "    seed %llu, replay: %s\n",
                        static_cast<unsigned long long>(r.seed), replay(c->name, t.id).c_str());
