@@ -5,7 +5,8 @@
 //
 //   LLVM's O0-O3 pipeline (the SPIR-V target's cost model)
 //   -> legalizeForSpirv (what the backend would abort on)
-//   -> LLVM's SPIR-V backend in process, spirv64v1.4-unknown-unknown
+//   -> LLVM's SPIR-V backend, spirv64v1.4-unknown-unknown, in a forked
+//      child (IsolatedCodegen.h says why)
 //   -> a SPIR-V 1.4 module (Kernel, Addresses, Physical64 OpenCL)
 //
 // which the Intel runtime part hands to zeModuleCreate (Level Zero) or
@@ -20,6 +21,7 @@
 
 #include "IntelHooks.h"
 #include "IntelModel.h"
+#include "IsolatedCodegen.h"
 #include "SpirvLegalize.h"
 #include "hadron/Compiler/Backend.h"
 #include "hadron/Compiler/Pipeline.h"
@@ -136,7 +138,8 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   module.setDataLayout((*machine)->createDataLayout());
   optimizeModule(module, **machine, opts.optLevel);
   legalizeForSpirv(module);
-  // Checked before the backend runs: it would abort the process.
+  // Checked before the backend runs, for a message that names the
+  // instruction rather than the backend's abort.
   if (std::string bad = findUnsupportedForSpirv(module); !bad.empty())
     return fail("the SPIR-V backend cannot take " + bad);
   std::string verifyErrors;
@@ -146,19 +149,12 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   std::string llvmIR = printModule(module);
   dumpStage(opts, "2-llvm.ll", [&](llvm::raw_ostream &os) { os << llvmIR; });
 
-  auto spirv = emitCode(module, **machine, EmitKind::Object);
-  if (!spirv)
-    return fail(spirv.error());
-  // A TargetMachine of its own: LLVM 22's SPIR-V backend keeps state in its
-  // subtarget between runs and crashes on a second one.
-  auto asmMachine = createTargetMachine(opts.optLevel);
-  if (!asmMachine)
-    return fail(asmMachine.error());
-  auto assembly = emitCode(module, **asmMachine, EmitKind::Assembly);
-  if (!assembly)
-    return fail(assembly.error());
-  dumpStage(opts, "3-kernel.spvasm", [&](llvm::raw_ostream &os) { os << *assembly; });
-  *out = makeCompiledModule(*spirv, *assembly, llvmIR, lowered->kernels);
+  unsigned optLevel = opts.optLevel;
+  auto code = generateIsolated(module, [optLevel] { return createTargetMachine(optLevel); });
+  if (!code)
+    return fail(code.error());
+  dumpStage(opts, "3-kernel.spvasm", [&](llvm::raw_ostream &os) { os << code->assembly; });
+  *out = makeCompiledModule(code->binary, code->assembly, llvmIR, lowered->kernels);
   if (!*out)
     return reportError(err, HD_ERROR_OUT_OF_MEMORY, "intel compile: out of memory");
   return HD_OK;

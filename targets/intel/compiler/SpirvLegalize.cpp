@@ -318,6 +318,39 @@ void expandIeeeMinMax(IntrinsicInst *call) {
   call->eraseFromParent();
 }
 
+bool isSingleElementVector(Type *t) {
+  auto *v = dyn_cast<FixedVectorType>(t);
+  return v && v->getNumElements() == 1;
+}
+
+/// SPIR-V vectors have 2 to 16 components. Loads and stores of <1 x T>,
+/// which the scalarizer keeps as they are, become accesses of T (the
+/// insert/extract around them fold away after scalarization).
+void scalarizeSingleElementAccesses(Function &f) {
+  std::vector<Instruction *> accesses;
+  for (BasicBlock &block : f)
+    for (Instruction &inst : block)
+      if ((isa<LoadInst>(inst) && isSingleElementVector(inst.getType())) ||
+          (isa<StoreInst>(inst) &&
+           isSingleElementVector(cast<StoreInst>(inst).getValueOperand()->getType())))
+        accesses.push_back(&inst);
+  for (Instruction *inst : accesses) {
+    IRBuilder<> b(inst);
+    if (auto *load = dyn_cast<LoadInst>(inst)) {
+      Type *elem = cast<FixedVectorType>(load->getType())->getElementType();
+      LoadInst *scalar = b.CreateAlignedLoad(elem, load->getPointerOperand(), load->getAlign(),
+                                             load->isVolatile());
+      load->replaceAllUsesWith(
+          b.CreateInsertElement(PoisonValue::get(load->getType()), scalar, b.getInt32(0)));
+    } else {
+      auto *store = cast<StoreInst>(inst);
+      b.CreateAlignedStore(b.CreateExtractElement(store->getValueOperand(), b.getInt32(0)),
+                           store->getPointerOperand(), store->getAlign(), store->isVolatile());
+    }
+    inst->eraseFromParent();
+  }
+}
+
 bool isBoolVectorReduction(const IntrinsicInst &call) {
   Intrinsic::ID id = call.getIntrinsicID();
   if (id != Intrinsic::vector_reduce_and && id != Intrinsic::vector_reduce_or &&
@@ -391,6 +424,8 @@ void legalizeForSpirv(Module &module) {
     expandIeeeMinMax(call);
   for (IntrinsicInst *call : masked)
     expandMaskedAccess(call);
+  for (Function &f : module)
+    scalarizeSingleElementAccesses(f);
   scalarizeVectorOps(module);
   for (Function &f : module)
     if (!f.isDeclaration())
