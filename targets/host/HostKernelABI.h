@@ -14,6 +14,16 @@
  *
  * The runtime calls K once per CTA, from a pool of worker threads; calls for
  * different CTAs may run concurrently.
+ *
+ * Every host binary also exports
+ *
+ *   void (*__hd_host_assert_handler)(const char *message);
+ *
+ * NULL in the binary. The runtime points it at its handler after loading;
+ * a failing hd.assert calls it with the assert's message, and the handler
+ * does not return (it ends the CTA, and the launch fails with the message).
+ * Where it is NULL (a binary loaded by something else) the message is
+ * printed and the process aborts, as a device assert stops a GPU context.
  *===----------------------------------------------------------------------===*/
 #ifndef HADRON_TARGETS_HOST_HOSTKERNELABI_H
 #define HADRON_TARGETS_HOST_HOSTKERNELABI_H
@@ -23,5 +33,8 @@
 typedef void (*hd_host_kernel_fn)(void **args, const int32_t *grid, void *shared);
 
 #define HD_HOST_GRID_INFO_SIZE 6
+
+typedef void (*hd_host_assert_handler_fn)(const char *message);
+#define HD_HOST_ASSERT_HANDLER_SYMBOL "__hd_host_assert_handler"
 
 #endif

@@ -220,12 +220,6 @@ TEST(DebugOps, FailingAssertIsReportedByTheLaunch) {
   SCOPED_TRACE("child output:\n" + out);
 
   if (WIFSIGNALED(status)) {
-    if (S.device && S.device->pluginName() == "host" && out.find(kMessage) != std::string::npos)
-      GTEST_SKIP() << "KNOWN CORE BUG: targets/host: a failing hd.assert prints its message and "
-                      "aborts the process (signal "
-                   << WTERMSIG(status)
-                   << ") instead of failing the launch with it (HostHooks' __hd_assert calls "
-                      "abort)";
     FAIL() << "the child died of signal " << WTERMSIG(status);
   }
   size_t at = out.find("E2E-ASSERT-STATUS ");

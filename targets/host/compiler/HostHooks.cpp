@@ -1,6 +1,7 @@
 //===- HostHooks.cpp - The host CPU's answers to the target hooks ---------===//
 
 #include "HostHooks.h"
+#include "HostKernelABI.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Block.h"
@@ -75,9 +76,12 @@ Value globalString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) 
 }
 } // namespace
 
-/// `__hd_assert(i1 ok, ptr message)`: prints and aborts when !ok, as a
-/// device assert stops the context. Defined before lowering because a
-/// conversion pattern must not split blocks behind the rewriter's back.
+/// `__hd_assert(i1 ok, ptr message)`: when !ok, calls the runtime's handler
+/// through the exported `__hd_host_assert_handler` pointer (HostKernelABI.h),
+/// which ends the CTA and fails the launch with the message; without a
+/// handler it prints and aborts, as a device assert stops the context.
+/// Defined before lowering because a conversion pattern must not split
+/// blocks behind the rewriter's back.
 void HostHooks::defineAssertHelper(ModuleOp module, Location loc) {
   if (module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper))
     return;
@@ -88,17 +92,32 @@ void HostHooks::defineAssertHelper(ModuleOp module, Location loc) {
   auto puts = declareFunction(module, "puts", LLVM::LLVMFunctionType::get(i32, {ptr}));
   auto abort = declareFunction(module, "abort", LLVM::LLVMFunctionType::get(voidType, {}));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto handlerType = LLVM::LLVMFunctionType::get(voidType, {ptr});
+  LLVM::GlobalOp::create(b, loc, ptr, /*isConstant=*/false, LLVM::Linkage::External,
+                         HD_HOST_ASSERT_HANDLER_SYMBOL, LLVM::ZeroAttr::get(ctx), /*alignment=*/8);
   auto func = LLVM::LLVMFuncOp::create(
       b, loc, kAssertHelper,
       LLVM::LLVMFunctionType::get(voidType, {IntegerType::get(ctx, 1), ptr}),
       LLVM::Linkage::Internal);
   Block *entry = func.addEntryBlock(b);
   Block *fail = b.createBlock(&func.getBody());
+  Block *handled = b.createBlock(&func.getBody());
+  Block *unhandled = b.createBlock(&func.getBody());
   Block *done = b.createBlock(&func.getBody());
   b.setInsertionPointToEnd(entry);
   LLVM::CondBrOp::create(b, loc, entry->getArgument(0), done, fail);
   b.setInsertionPointToEnd(fail);
-  LLVM::CallOp::create(b, loc, puts, ValueRange{fail->getParent()->front().getArgument(1)});
+  Value slot = LLVM::AddressOfOp::create(b, loc, ptr, HD_HOST_ASSERT_HANDLER_SYMBOL);
+  Value handler = LLVM::LoadOp::create(b, loc, ptr, slot, 8);
+  Value none = LLVM::ZeroOp::create(b, loc, ptr);
+  Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, handler, none);
+  LLVM::CondBrOp::create(b, loc, set, handled, unhandled);
+  b.setInsertionPointToEnd(handled);
+  SmallVector<Value> callee{handler, entry->getArgument(1)};
+  LLVM::CallOp::create(b, loc, handlerType, callee);
+  LLVM::UnreachableOp::create(b, loc);
+  b.setInsertionPointToEnd(unhandled);
+  LLVM::CallOp::create(b, loc, puts, ValueRange{entry->getArgument(1)});
   LLVM::CallOp::create(b, loc, abort, ValueRange{});
   LLVM::UnreachableOp::create(b, loc);
   b.setInsertionPointToEnd(done);

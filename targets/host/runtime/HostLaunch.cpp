@@ -11,8 +11,13 @@
 
 #include "HostKernelABI.h"
 
+#include <atomic>
 #include <climits>
+#include <csetjmp>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include <dlfcn.h>
@@ -20,6 +25,21 @@
 namespace hadron::host {
 
 namespace {
+
+/// What a failing assert leaves for its launch.
+struct AssertState {
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::string message; ///< The first failure's.
+  uint64_t cta = 0;
+};
+
+/// Set around each kernel call on a worker thread: where assertFailed jumps
+/// back to, and the launch it reports to. The kernel code between setjmp
+/// and longjmp is LLVM-compiled kernel code with nothing to unwind.
+thread_local std::jmp_buf *tlsAssertJump = nullptr;
+thread_local AssertState *tlsAssertState = nullptr;
+thread_local uint64_t tlsCta = 0;
 
 // Round to nearest even; NaN stays a (quiet) NaN.
 uint16_t floatToBf16(float f) {
@@ -85,6 +105,22 @@ Slot marshal(const hd_arg &a) {
 
 } // namespace
 
+void assertFailed(const char *message) {
+  if (!tlsAssertJump || !tlsAssertState) {
+    // Not inside a launch of this runtime: behave as without a handler.
+    std::fprintf(stderr, "%s\n", message ? message : "hd.assert failed");
+    std::abort();
+  }
+  {
+    std::lock_guard<std::mutex> lock(tlsAssertState->mutex);
+    if (!tlsAssertState->failed.exchange(true)) {
+      tlsAssertState->message = message ? message : "hd.assert failed";
+      tlsAssertState->cta = tlsCta;
+    }
+  }
+  std::longjmp(*tlsAssertJump, 1);
+}
+
 hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                  const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
                  hd_error *err) {
@@ -120,12 +156,24 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                 static_cast<unsigned long long>(gz));
   const uint64_t ctas = gx * gy * gz;
   void **argp = argv.data();
+  AssertState asserts;
   ThreadPool::Body body = [&](uint64_t cta, void *shared) {
+    // After a failed assert the remaining CTAs do not run (a GPU context
+    // stops too).
+    if (asserts.failed.load(std::memory_order_relaxed))
+      return;
     int32_t info[HD_HOST_GRID_INFO_SIZE] = {
         static_cast<int32_t>(cta % gx),        static_cast<int32_t>((cta / gx) % gy),
         static_cast<int32_t>(cta / (gx * gy)), static_cast<int32_t>(gx),
         static_cast<int32_t>(gy),              static_cast<int32_t>(gz)};
-    fn(argp, info, shared);
+    std::jmp_buf jump;
+    tlsAssertJump = &jump;
+    tlsAssertState = &asserts;
+    tlsCta = cta;
+    if (setjmp(jump) == 0)
+      fn(argp, info, shared);
+    tlsAssertJump = nullptr;
+    tlsAssertState = nullptr;
   };
   uint64_t ran = 0;
   if (!ThreadPool::get().run(ctas, signature->static_shared_bytes + dynamicSharedBytes, body, ran))
@@ -134,6 +182,14 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                 signature->name,
                 static_cast<unsigned long long>(signature->static_shared_bytes + dynamicSharedBytes),
                 static_cast<unsigned long long>(ran), static_cast<unsigned long long>(ctas));
+  if (asserts.failed.load()) {
+    const uint64_t c = asserts.cta;
+    return fail(err, HD_ERROR_LAUNCH, "%s: %s (program %llu,%llu,%llu); the rest of the grid did not run",
+                signature->name, asserts.message.c_str(),
+                static_cast<unsigned long long>(c % gx),
+                static_cast<unsigned long long>((c / gx) % gy),
+                static_cast<unsigned long long>(c / (gx * gy)));
+  }
   return HD_OK;
 }
 

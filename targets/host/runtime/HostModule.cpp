@@ -12,6 +12,8 @@
 
 #include "HostRuntime.h"
 
+#include "HostKernelABI.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -145,6 +147,10 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
     return fail(err, s, "cannot load host binary of %llu bytes: %s",
                 static_cast<unsigned long long>(size), dlerr.c_str());
   }
+  // A failing hd.assert in this binary ends its CTA through the runtime's
+  // handler instead of aborting the process (HostKernelABI.h).
+  if (void *slot = ::dlsym(m->handle, HD_HOST_ASSERT_HANDLER_SYMBOL))
+    *static_cast<hd_host_assert_handler_fn *>(slot) = &assertFailed;
   *out = m;
   return HD_OK;
 }

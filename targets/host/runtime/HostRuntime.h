@@ -33,6 +33,11 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
 /// Where a loaded module's code lives, for launch.
 void *moduleHandle(hd_plugin_module *module);
 
+/// The handler a host binary's failing hd.assert calls (HostKernelABI.h):
+/// records the message for the launch running on this thread and ends the
+/// CTA (longjmp back into the launch's per-CTA body). Never returns.
+[[noreturn]] void assertFailed(const char *message);
+
 } // namespace hadron::host
 
 #endif // HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
