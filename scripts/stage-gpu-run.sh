@@ -8,7 +8,7 @@
 #
 # then, on the GPU machine, from the staged directory:
 #
-#   ./run-e2e.sh                      # the e2e suite on the GPU, from the cache
+#   . ./env.sh && HADRON_DEVICE=nvidia bin/hadron-e2e   # the e2e suite, from the cache
 #
 # The cache keys are what hd_module_load_ir computes on a device of that
 # arch, so the compiler part is never needed there (docs/runtime.md).
@@ -27,6 +27,15 @@ HADRON_E2E_COMPILE_ONLY="$target" HADRON_E2E_WARP_SIZE="$warp" HADRON_CACHE_DIR=
   exit 1
 }
 grep -c "compile-only:" "$out/compile-only.log" | sed 's/^/stage-gpu-run: tests compiled: /'
+# HADRON_STAGE_IR="examples/*.mlir ...": kernels some other binary reads
+# from a source tree (HADRON_SOURCE_DIR=$out/src there), copied under
+# $out/src and compiled into the cache as the device would load them.
+for f in ${HADRON_STAGE_IR:-}; do
+  mkdir -p "$out/src/$(dirname "$f")"
+  cp "$f" "$out/src/$f"
+  HADRON_CACHE_DIR="$out/cache" "$build/bin/hadron" compile "$f" --target "$target" \
+    -o /dev/null >/dev/null || { echo "stage-gpu-run: $f does not compile" >&2; exit 1; }
+done
 cp "$build/lib/libhadron-runtime.so" "$out/lib/"
 cp "$build/lib/hadron/plugins/libhadron-target-$plugin.so" "$out/lib/hadron/plugins/"
 for b in hadron-e2e ${HADRON_STAGE_EXTRA_BINS:-}; do
@@ -39,5 +48,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export HADRON_PLUGIN_PATH="$here/lib/hadron/plugins"
 export HADRON_CACHE_DIR="$here/cache"
+export HADRON_SOURCE_DIR="$here/src"
 ENV
 du -sh "$out"
