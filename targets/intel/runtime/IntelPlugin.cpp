@@ -36,6 +36,42 @@ hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
   return code;
 }
 
+hd_status DeviceImpl::checkLaunch(const hd_kernel_signature &signature, const uint32_t grid[3],
+                                  uint64_t dynamicSharedBytes, uint64_t &threads,
+                                  uint64_t &localBytes, hd_error *err) const {
+  threads = uint64_t(signature.num_warps) * signature.warp_size;
+  if (threads == 0 || threads > info.max_threads_per_cta)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "%s: %u warps of %u work-items is not a work-group size intel:%u can launch "
+                "(1..%u)",
+                signature.name, signature.num_warps, signature.warp_size, index,
+                info.max_threads_per_cta);
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] == 0)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "%s: grid[%d] is 0", signature.name, d);
+  localBytes = signature.static_shared_bytes + dynamicSharedBytes;
+  if (localBytes > info.shared_bytes_per_cta)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "%s: %llu planned + %llu dynamic shared bytes exceed the %llu bytes of local "
+                "memory of intel:%u",
+                signature.name, static_cast<unsigned long long>(signature.static_shared_bytes),
+                static_cast<unsigned long long>(dynamicSharedBytes),
+                static_cast<unsigned long long>(info.shared_bytes_per_cta), index);
+  return HD_OK;
+}
+
+hd_status DeviceImpl::assertOutcome(unsigned char (&report)[kAssertStatusBytes], bool &clear,
+                                    hd_error *err) const {
+  int32_t flag = 0;
+  std::memcpy(&flag, report, 4);
+  clear = flag != 0;
+  if (!clear)
+    return HD_OK;
+  report[kAssertStatusBytes - 1] = 0;
+  return fail(err, HD_ERROR_LAUNCH, "intel:%u: a kernel's hd.assert failed: %s", index,
+              reinterpret_cast<const char *>(report + 4));
+}
+
 namespace {
 
 struct State {

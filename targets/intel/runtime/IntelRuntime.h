@@ -66,6 +66,19 @@ public:
   virtual hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
                                    hd_error *err) = 0;
   virtual hd_status eventDestroy(hd_plugin_event *event, hd_error *err) = 0;
+
+protected:
+  /// What every driver checks before a launch: a work-group size the
+  /// device takes, a grid without empty dimensions, shared memory that
+  /// fits. Sets the work-items per work-group and the __local bytes.
+  hd_status checkLaunch(const hd_kernel_signature &signature, const uint32_t grid[3],
+                        uint64_t dynamicSharedBytes, uint64_t &threads, uint64_t &localBytes,
+                        hd_error *err) const;
+  /// The outcome a read-back assert status buffer reports: HD_OK when its
+  /// flag is 0, else HD_ERROR_LAUNCH with the message; `clear` is set when
+  /// the buffer must be zeroed again.
+  hd_status assertOutcome(unsigned char (&report)[kAssertStatusBytes], bool &clear,
+                          hd_error *err) const;
 };
 
 /// What a driver found: its devices, or why it has none.

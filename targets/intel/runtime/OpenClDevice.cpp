@@ -185,23 +185,9 @@ public:
                    const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
                    hd_error *err) override {
     auto *module = static_cast<ClModule *>(base);
-    uint64_t threads = uint64_t(signature->num_warps) * signature->warp_size;
-    if (threads == 0 || threads > info.max_threads_per_cta)
-      return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                  "%s: %u warps of %u work-items is not a work-group size intel:%u can launch "
-                  "(1..%u)",
-                  signature->name, signature->num_warps, signature->warp_size, index,
-                  info.max_threads_per_cta);
-    for (int d = 0; d < 3; ++d)
-      if (grid[d] == 0)
-        return fail(err, HD_ERROR_INVALID_ARGUMENT, "%s: grid[%d] is 0", signature->name, d);
-    uint64_t localBytes = signature->static_shared_bytes + dynamicSharedBytes;
-    if (localBytes > info.shared_bytes_per_cta)
-      return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                  "%s: %" PRIu64 " planned + %" PRIu64
-                  " dynamic shared bytes exceed the %" PRIu64 " bytes of local memory of intel:%u",
-                  signature->name, signature->static_shared_bytes, dynamicSharedBytes,
-                  info.shared_bytes_per_cta, index);
+    uint64_t threads = 0, localBytes = 0;
+    if (hd_status s = checkLaunch(*signature, grid, dynamicSharedBytes, threads, localBytes, err))
+      return s;
 
     std::lock_guard<std::mutex> lock(module->mutex);
     cl_kernel kernel = nullptr;
@@ -275,17 +261,14 @@ public:
                                                     report, 0, nullptr, nullptr),
                             "clEnqueueReadBuffer (assert status)", err, HD_ERROR_LAUNCH))
       return s;
-    int32_t flag = 0;
-    std::memcpy(&flag, report, 4);
-    if (flag == 0)
-      return HD_OK;
-    report[sizeof(report) - 1] = 0;
-    std::string message(reinterpret_cast<const char *>(report + 4));
-    unsigned char zeros[kAssertStatusBytes] = {};
-    api.clEnqueueWriteBuffer(queue, status, CL_TRUE, 0, sizeof(zeros), zeros, 0, nullptr,
-                             nullptr);
-    return fail(err, HD_ERROR_LAUNCH, "intel:%u: a kernel's hd.assert failed: %s", index,
-                message.c_str());
+    bool clear = false;
+    hd_status outcome = assertOutcome(report, clear, err);
+    if (clear) {
+      unsigned char zeros[kAssertStatusBytes] = {};
+      api.clEnqueueWriteBuffer(queue, status, CL_TRUE, 0, sizeof(zeros), zeros, 0, nullptr,
+                               nullptr);
+    }
+    return outcome;
   }
 
   hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
