@@ -78,9 +78,14 @@ TEST(IntelPlugin, NoGpuIsReportedCleanly) {
   hd_status s = d->runtime->init(&err);
   if (s == HD_OK)
     GTEST_SKIP() << "an Intel GPU is present (" << d->runtime->device_count() << " device(s))";
-  EXPECT_EQ(s, HD_ERROR_NO_DEVICE) << err.message;
   std::string message = err.message;
-  EXPECT_EQ(message.rfind("intel: no device (Level Zero: ", 0), 0u) << message;
+  // Neither libze_loader nor libOpenCL installed: the same, as missing drivers.
+  if (s == HD_ERROR_DRIVER_MISSING)
+    EXPECT_EQ(message.rfind("intel: no driver (Level Zero: libze_loader.so.1 not found", 0), 0u)
+        << message;
+  else
+    EXPECT_EQ(message.rfind("intel: no device (Level Zero: ", 0), 0u) << message;
+  ASSERT_TRUE(s == HD_ERROR_NO_DEVICE || s == HD_ERROR_DRIVER_MISSING) << message;
   if (void *ze = dlopen("libze_loader.so.1", RTLD_NOW | RTLD_LOCAL)) {
     dlclose(ze);
     EXPECT_NE(message.find("Level Zero: zeInit: ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)"),
@@ -97,13 +102,13 @@ TEST(IntelPlugin, NoGpuIsReportedCleanly) {
   info.struct_size = sizeof(info);
   EXPECT_NE(d->runtime->device_info(0, &info, &err), HD_OK);
   hd_device_ptr p = 0;
-  EXPECT_EQ(d->runtime->mem_alloc(0, 64, &p, &err), HD_ERROR_NO_DEVICE);
-  EXPECT_NE(std::strstr(err.message, "mem_alloc: intel: no device"), nullptr) << err.message;
+  EXPECT_EQ(d->runtime->mem_alloc(0, 64, &p, &err), s);
+  EXPECT_NE(std::strstr(err.message, ("mem_alloc: " + message).c_str()), nullptr) << err.message;
   hd_plugin_module *m = nullptr;
   const char junk[] = "not spir-v";
   EXPECT_NE(d->runtime->module_load(0, junk, sizeof(junk), &m, &err), HD_OK);
   EXPECT_EQ(m, nullptr);
-  EXPECT_EQ(d->runtime->synchronize(0, &err), HD_ERROR_NO_DEVICE);
+  EXPECT_EQ(d->runtime->synchronize(0, &err), s);
 }
 
 // Run by the ctest entry IntelRuntimeDriversMissing, which points both
