@@ -218,6 +218,8 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
   if (failed(pm.run(*module)))
     return fail("canonicalization failed");
 
+  if (failed(expandMath(*module)))
+    return fail("expanding math ops failed");
   ResolveLayoutsOptions resolve;
   resolve.maxVectorBytes = target.hooks.maxVectorBytes();
   if (failed(resolveLayouts(*module, resolve)) || failed(verify(*module)))

@@ -47,6 +47,18 @@ struct AllocateSharedMemoryPass
   }
 };
 
+struct ExpandMathPass : PassWrapper<ExpandMathPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandMathPass)
+  StringRef getArgument() const override { return "hd-expand-math"; }
+  StringRef getDescription() const override {
+    return "Rewrite math ops with no LLVM counterpart (erf) into arith/math ops";
+  }
+  void runOnOperation() override {
+    if (failed(hadron::expandMath(getOperation())))
+      signalPassFailure();
+  }
+};
+
 struct LegalizeShapeMovesPass : PassWrapper<LegalizeShapeMovesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LegalizeShapeMovesPass)
   LegalizeShapeMovesPass() = default;
@@ -81,6 +93,7 @@ struct InsertBarriersPass : PassWrapper<InsertBarriersPass, OperationPass<Module
 
 void hadron::registerHadronPasses() {
   PassRegistration<ResolveLayoutsPass>();
+  PassRegistration<ExpandMathPass>();
   PassRegistration<LegalizeShapeMovesPass>();
   PassRegistration<AllocateSharedMemoryPass>();
   PassRegistration<InsertBarriersPass>();

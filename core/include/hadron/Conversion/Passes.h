@@ -37,6 +37,10 @@ struct ResolveLayoutsOptions {
 /// constancy of the loads and stores that use it.
 mlir::LogicalResult resolveLayouts(mlir::ModuleOp module, const ResolveLayoutsOptions &options);
 
+/// Rewrites math ops that have no LLVM counterpart into arith/math ops
+/// every target lowers (ExpandMath.cpp): math.erf on f32/f16/bf16.
+mlir::LogicalResult expandMath(mlir::ModuleOp module);
+
 /// Where a reshape, join or split would move elements between lanes or
 /// warps, splits it into the op in a layout that keeps every element in its
 /// thread and an hd.convert_layout that does the move (ShapeMoves.cpp).
