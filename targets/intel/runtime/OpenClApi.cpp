@@ -48,6 +48,7 @@ Loaded loadOnce() {
   resolve(lib, "clReleaseMemObject", a.clReleaseMemObject, missing);
   resolve(lib, "clEnqueueWriteBuffer", a.clEnqueueWriteBuffer, missing);
   resolve(lib, "clEnqueueReadBuffer", a.clEnqueueReadBuffer, missing);
+  resolve(lib, "clCreateProgramWithBinary", a.clCreateProgramWithBinary, missing);
   resolve(lib, "clBuildProgram", a.clBuildProgram, missing);
   resolve(lib, "clGetProgramBuildInfo", a.clGetProgramBuildInfo, missing);
   resolve(lib, "clReleaseProgram", a.clReleaseProgram, missing);

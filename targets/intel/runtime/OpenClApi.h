@@ -96,6 +96,9 @@ struct Api {
   cl_int (*clEnqueueReadBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint,
                                 const cl_event *, cl_event *);
   cl_program (*clCreateProgramWithIL)(cl_context, const void *, size_t, cl_int *);
+  cl_program (*clCreateProgramWithBinary)(cl_context, cl_uint, const cl_device_id *,
+                                          const size_t *, const unsigned char **, cl_int *,
+                                          cl_int *);
   cl_int (*clBuildProgram)(cl_program, cl_uint, const cl_device_id *, const char *,
                            void (*)(cl_program, void *), void *);
   cl_int (*clGetProgramBuildInfo)(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);

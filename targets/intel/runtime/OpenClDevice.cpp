@@ -11,7 +11,10 @@
 //    inside a buffer becomes a sub-buffer (which OpenCL wants aligned to
 //    CL_DEVICE_MEM_BASE_ADDR_ALIGN).
 //  - Modules: clCreateProgramWithIL + clBuildProgram (the build log is the
-//    error), kernels created once per module.
+//    error), kernels created once per module. A device without IL but with
+//    cl_khr_spir (PoCL) takes the separate SpirTranslation.h path instead:
+//    SPIR 1.2 bitcode through clCreateProgramWithBinary, built with
+//    "-x spir -spir-std=1.2".
 //  - Launch: explicit arguments by the signature, then the two implicit
 //    ones (IntelHooks.h): a __local buffer of the planned plus dynamic
 //    shared bytes, and the assert status buffer. Local size num_warps x
@@ -23,6 +26,7 @@
 
 #include "IntelRuntime.h"
 #include "OpenClApi.h"
+#include "SpirTranslation.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -31,6 +35,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace hadron::intel {
@@ -84,9 +89,9 @@ struct ClEvent : hd_plugin_event {
 class OpenClDevice : public DeviceImpl {
 public:
   OpenClDevice(const Api &api, cl_device_id device, cl_context context, cl_command_queue queue,
-               cl_mem status, uint64_t baseAlign)
+               cl_mem status, uint64_t baseAlign, bool viaSpir)
       : api(api), device(device), context(context), queue(queue), status(status),
-        baseAlign(baseAlign) {}
+        baseAlign(baseAlign), viaSpir(viaSpir) {}
 
   hd_status memAlloc(uint64_t bytes, hd_device_ptr *out, hd_error *err) override {
     cl_int e = CL_SUCCESS;
@@ -143,17 +148,33 @@ public:
 
   hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
                        hd_error *err) override {
-    if (!api.clCreateProgramWithIL)
+    cl_int e = CL_SUCCESS;
+    cl_program program = nullptr;
+    const char *options = "";
+    if (viaSpir) {
+      std::string why;
+      std::string spir =
+          translateToSpir(std::string(static_cast<const char *>(binary), size), why);
+      if (spir.empty())
+        return fail(err, HD_ERROR_COMPILE, "intel:%u: SPIR-V to SPIR 1.2: %s", index, why.c_str());
+      const unsigned char *bytes = reinterpret_cast<const unsigned char *>(spir.data());
+      size_t length = spir.size();
+      cl_int binaryStatus = CL_SUCCESS;
+      program = api.clCreateProgramWithBinary(context, 1, &device, &length, &bytes, &binaryStatus,
+                                              &e);
+      options = "-x spir -spir-std=1.2";
+    } else if (api.clCreateProgramWithIL) {
+      program = api.clCreateProgramWithIL(context, binary, size, &e);
+    } else {
       return fail(err, HD_ERROR_UNSUPPORTED,
                   "intel:%u: %s has no clCreateProgramWithIL (OpenCL 2.1): it cannot take SPIR-V",
                   index, api.path.c_str());
-    cl_int e = CL_SUCCESS;
-    cl_program program = api.clCreateProgramWithIL(context, binary, size, &e);
+    }
     if (!program || e != CL_SUCCESS)
-      return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                  "intel:%u: clCreateProgramWithIL of %" PRIu64 " bytes: %s", index, size,
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "intel:%u: creating a program of %" PRIu64
+                  " bytes of %s: %s", index, size, viaSpir ? "SPIR" : "SPIR-V",
                   errorName(e).c_str());
-    e = api.clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+    e = api.clBuildProgram(program, 1, &device, options, nullptr, nullptr);
     if (e != CL_SUCCESS) {
       std::string log = buildLog(program);
       api.clReleaseProgram(program);
@@ -406,6 +427,7 @@ private:
   cl_command_queue queue;
   cl_mem status;
   uint64_t baseAlign;
+  bool viaSpir; ///< takes SPIR 1.2 bitcode, not SPIR-V
   std::mutex mutex; ///< buffers, nextAddress
   std::map<uint64_t, Buffer> buffers;
   uint64_t nextAddress = kFirstAddress;
@@ -417,7 +439,14 @@ bool takesSpirv(const Api &api, cl_device_id device) {
 }
 
 /// A device's context, queue and status buffer; null with `why` on failure.
-std::unique_ptr<OpenClDevice> open(const Api &api, cl_device_id device, std::string &why) {
+/// Takes SPIR 1.2 bitcode, into which SpirTranslation.h can turn SPIR-V.
+bool takesSpirThroughTranslation(const Api &api, cl_device_id device) {
+  std::string extensions = " " + deviceString(api, device, CL_DEVICE_EXTENSIONS) + " ";
+  return extensions.find(" cl_khr_spir ") != std::string::npos && !spirTranslator().empty();
+}
+
+std::unique_ptr<OpenClDevice> open(const Api &api, cl_device_id device, bool viaSpir,
+                                   std::string &why) {
   cl_int e = CL_SUCCESS;
   cl_context context = api.clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
   if (!context || e != CL_SUCCESS) {
@@ -446,16 +475,18 @@ std::unique_ptr<OpenClDevice> open(const Api &api, cl_device_id device, std::str
   }
   // Bits, in OpenCL; bytes here.
   uint64_t align = deviceValue<cl_uint>(api, device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, 1024) / 8;
-  return std::make_unique<OpenClDevice>(api, device, context, queue, status, align ? align : 128);
+  return std::make_unique<OpenClDevice>(api, device, context, queue, status, align ? align : 128,
+                                        viaSpir);
 }
 
 void fillInfo(const Api &api, cl_platform_id platform, cl_device_id device, bool cpu,
-              hd_device_info &info) {
+              bool viaSpir, hd_device_info &info) {
   info = hd_device_info{};
   info.struct_size = sizeof(info);
   std::string name = deviceString(api, device, CL_DEVICE_NAME);
-  std::snprintf(info.name, sizeof(info.name), "%s (opencl %s, %s)", name.c_str(),
-                cpu ? "cpu" : "gpu", platformName(api, platform).c_str());
+  std::snprintf(info.name, sizeof(info.name), "%.150s (opencl %s, %.60s%s)", name.c_str(),
+                cpu ? "cpu" : "gpu", platformName(api, platform).c_str(),
+                viaSpir ? ", through SPIR 1.2" : "");
   const char *arch = cpu ? "cpu" : archOfDeviceId(deviceValue<cl_uint>(api, device, CL_DEVICE_ID_INTEL, 0));
   std::snprintf(info.arch, sizeof(info.arch), "%s", *arch ? arch : "unknown");
   // The widest sub-group hd layouts use (and #hd.auto resolves to).
@@ -495,7 +526,12 @@ Discovery discoverOpenCl(bool skipIntelGpus, bool includeCpus, unsigned &hiddenC
   std::vector<cl_platform_id> platforms(count);
   api->clGetPlatformIDs(count, platforms.data(), nullptr);
   std::vector<std::string> skipped;
-  for (cl_bitfield type : {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU}) {
+  // GPUs, then CPUs; of each, the devices that take SPIR-V before those
+  // that take it only through SPIR 1.2 (whatever the ICDs' order).
+  for (auto [type, spirPass] : {std::pair{CL_DEVICE_TYPE_GPU, false},
+                                std::pair{CL_DEVICE_TYPE_GPU, true},
+                                std::pair{CL_DEVICE_TYPE_CPU, false},
+                                std::pair{CL_DEVICE_TYPE_CPU, true}}) {
     bool cpu = type == CL_DEVICE_TYPE_CPU;
     for (cl_platform_id platform : platforms) {
       cl_uint n = 0;
@@ -505,8 +541,11 @@ Discovery discoverOpenCl(bool skipIntelGpus, bool includeCpus, unsigned &hiddenC
       api->clGetDeviceIDs(platform, type, n, devices.data(), nullptr);
       for (cl_device_id device : devices) {
         std::string name = deviceString(*api, device, CL_DEVICE_NAME);
-        if (!takesSpirv(*api, device)) {
-          skipped.push_back(name + " (no SPIR-V IL)");
+        bool viaSpir = !takesSpirv(*api, device);
+        if (viaSpir != spirPass)
+          continue;
+        if (viaSpir && !takesSpirThroughTranslation(*api, device)) {
+          skipped.push_back(name + " (no SPIR-V IL; SPIR 1.2 needs cl_khr_spir and llvm-spirv-15)");
           continue;
         }
         if (cpu && !includeCpus) {
@@ -517,12 +556,12 @@ Discovery discoverOpenCl(bool skipIntelGpus, bool includeCpus, unsigned &hiddenC
             platformName(*api, platform).find("Intel") != std::string::npos)
           continue;
         std::string why;
-        std::unique_ptr<OpenClDevice> opened = open(*api, device, why);
+        std::unique_ptr<OpenClDevice> opened = open(*api, device, viaSpir, why);
         if (!opened) {
           skipped.push_back(name + " (" + why + ")");
           continue;
         }
-        fillInfo(*api, platform, device, cpu, opened->info);
+        fillInfo(*api, platform, device, cpu, viaSpir, opened->info);
         d.devices.push_back(std::move(opened));
       }
     }
