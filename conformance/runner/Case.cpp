@@ -50,33 +50,28 @@ int Plan::addInOut(std::string name, Array init, Array want, Tolerance tol) {
   return static_cast<int>(buffers.size()) - 1;
 }
 
-void Plan::argI32(int32_t v) {
+namespace {
+
+Arg integerArg(hd_arg_kind kind, int64_t v) {
   Arg a;
-  a.scalar.kind = HD_ARG_I32;
+  a.scalar.kind = kind;
   a.scalar.value.i = v;
-  args.push_back(a);
+  return a;
 }
 
-void Plan::argI64(int64_t v) {
+Arg floatArg(hd_arg_kind kind, double v) {
   Arg a;
-  a.scalar.kind = HD_ARG_I64;
-  a.scalar.value.i = v;
-  args.push_back(a);
-}
-
-void Plan::argF32(float v) {
-  Arg a;
-  a.scalar.kind = HD_ARG_F32;
+  a.scalar.kind = kind;
   a.scalar.value.f = v;
-  args.push_back(a);
+  return a;
 }
 
-void Plan::argF64(double v) {
-  Arg a;
-  a.scalar.kind = HD_ARG_F64;
-  a.scalar.value.f = v;
-  args.push_back(a);
-}
+} // namespace
+
+void Plan::argI32(int32_t v) { args.push_back(integerArg(HD_ARG_I32, v)); }
+void Plan::argI64(int64_t v) { args.push_back(integerArg(HD_ARG_I64, v)); }
+void Plan::argF32(float v) { args.push_back(floatArg(HD_ARG_F32, v)); }
+void Plan::argF64(double v) { args.push_back(floatArg(HD_ARG_F64, v)); }
 
 int Env::tailSize(int tile, int max) {
   if (max < tile)

@@ -25,6 +25,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <fstream>
@@ -231,16 +232,26 @@ TEST(ConformanceExpectations, CheckedInFilesAreValid) {
   }
 }
 
-/// An xfail that passes is XPASS and fails the run; unsupported does not run.
-TEST(ConformanceExpectations, XPassFailsTheRun) {
+/// A runner over `devices` with `filter`, or nullptr (the test then skips).
+std::unique_ptr<Runner> runnerFor(const std::string &filter, const std::string &devices = "host",
+                                  bool differential = false) {
   std::string error;
   Options o;
-  o.devices = "host";
-  o.filter = "ew.i32.addi";
-  o.seed = 1;
+  o.devices = devices;
+  o.filter = filter;
+  o.seed = 42;
+  o.differential = differential;
   auto r = Runner::create(o, error);
   if (!r)
-    GTEST_SKIP() << "no host device: " << error;
+    std::fprintf(stderr, "no runner over '%s': %s\n", devices.c_str(), error.c_str());
+  return r;
+}
+
+/// An xfail that passes is XPASS and fails the run; unsupported does not run.
+TEST(ConformanceExpectations, XPassFailsTheRun) {
+  auto r = runnerFor("ew.i32.addi");
+  if (!r)
+    GTEST_SKIP() << "no host device";
   ASSERT_EQ(r->targets().size(), 1u);
   ASSERT_FALSE(r->targets()[0].expectations.parse("xfail ew.i32.addi pretend it is broken\n", "test"));
   r->runAll(nullptr);
@@ -248,7 +259,7 @@ TEST(ConformanceExpectations, XPassFailsTheRun) {
   EXPECT_EQ(r->results()[0].outcome, Outcome::XPass) << r->results()[0].message;
   EXPECT_TRUE(r->summary().failed());
 
-  auto u = Runner::create(o, error);
+  auto u = runnerFor("ew.i32.addi");
   ASSERT_FALSE(u->targets()[0].expectations.parse("unsupported ew.i32.* no integers here\n", "test"));
   u->runAll(nullptr);
   EXPECT_EQ(u->results()[0].outcome, Outcome::Unsupported);
@@ -257,13 +268,9 @@ TEST(ConformanceExpectations, XPassFailsTheRun) {
 
 /// A plan whose reference is wrong fails with the first mismatch and seed.
 TEST(ConformanceRunner, AWrongReferenceFails) {
-  std::string error;
-  Options o;
-  o.devices = "host";
-  o.filter = "ew.i32.addi";
-  auto r = Runner::create(o, error);
+  auto r = runnerFor("ew.i32.addi");
   if (!r)
-    GTEST_SKIP() << "no host device: " << error;
+    GTEST_SKIP() << "no host device";
   const Case *good = r->cases().at(0);
   Case broken{"ew.i32.addi", [good](Env &env) {
                 Plan p = good->build(env);
@@ -280,14 +287,9 @@ TEST(ConformanceRunner, AWrongReferenceFails) {
 
 /// Differential mode: the same device twice agrees with itself.
 TEST(ConformanceRunner, DifferentialAgreesOnOneDeviceTwice) {
-  std::string error;
-  Options o;
-  o.devices = "host,host";
-  o.filter = "ew.f32.addf,reduce.sum.f32.to_scalar";
-  o.differential = true;
-  auto r = Runner::create(o, error);
+  auto r = runnerFor("ew.f32.addf,reduce.sum.f32.to_scalar", "host,host", true);
   if (!r)
-    GTEST_SKIP() << "no host device: " << error;
+    GTEST_SKIP() << "no host device";
   r->runAll(nullptr);
   ASSERT_FALSE(r->differences().empty());
   for (const DiffResult &d : r->differences())
@@ -296,14 +298,9 @@ TEST(ConformanceRunner, DifferentialAgreesOnOneDeviceTwice) {
 
 /// The reports hold the matrix, the seed and the device models.
 TEST(ConformanceReport, JsonMarkdownHtml) {
-  std::string error;
-  Options o;
-  o.devices = "host";
-  o.filter = "ew.i32.addi,mem.zero_size.*";
-  o.seed = 42;
-  auto r = Runner::create(o, error);
+  auto r = runnerFor("ew.i32.addi,mem.zero_size.*");
   if (!r)
-    GTEST_SKIP() << "no host device: " << error;
+    GTEST_SKIP() << "no host device";
   r->runAll(nullptr);
   std::string json = jsonReport(*r), md = markdownReport(*r), html = htmlReport(*r);
   EXPECT_NE(json.find("\"seed\": 42"), std::string::npos);
