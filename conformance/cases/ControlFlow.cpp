@@ -6,7 +6,7 @@
 // folds away. misc.*: print (the kernel's output is captured and must hold
 // the prefix), a passing assert, assume/multiple_of hints, a barrier without
 // shared memory, 1 and 16 warps, many arguments. A failing assert is not a
-// case: on the host it ends the process (see the host expectations).
+// case: on a GPU it leaves the context unusable for the cases after it.
 //
 //===----------------------------------------------------------------------===//
 
