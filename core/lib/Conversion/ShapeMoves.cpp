@@ -14,6 +14,8 @@
 //                             with J = Ls plus a register bit for the new dim
 //   split x : Ls -> Lr, Lr    becomes  split (convert_layout x : Ls -> S) : S -> Lr, Lr
 //                             with S = Lr plus a register bit for the split dim
+//   permute x : Ls -> Lr      becomes  permute (convert_layout x : Ls -> P) : P -> Lr
+//                             with P = Lr's bases with the dims put back
 //
 // Targets that fold lanes and warps into registers (the host) never need it.
 //
@@ -126,6 +128,29 @@ LogicalResult rewriteReshape(ReshapeOp op) {
   return success();
 }
 
+LogicalResult rewritePermute(PermuteOp op) {
+  RankedTensorType srcType = op.getSrc().getType(), dstType = op.getType();
+  FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
+  if (failed(src) || failed(dst))
+    return failure();
+  ArrayRef<int32_t> order = op.getOrder();
+  // Result dim i is operand dim order[i].
+  FailureOr<LinearLayout> wanted = mapBases(op, *dst, srcType.getShape(), [&](const Basis &b) {
+    Basis s(b.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      s[order[i]] = b[i];
+    return s;
+  });
+  if (failed(wanted))
+    return failure();
+  if (sameThreads(*src, *wanted))
+    return success();
+  OpBuilder b(op);
+  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
+  op.getSrcMutable().assign(moved);
+  return success();
+}
+
 LogicalResult rewriteJoin(JoinOp op) {
   RankedTensorType srcType = op.getLhs().getType(), dstType = op.getType();
   FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
@@ -188,7 +213,7 @@ LogicalResult legalizeShapeMoves(ModuleOp module, bool foldThreads) {
     return success();
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    if (isa<ReshapeOp, JoinOp, SplitOp>(op))
+    if (isa<ReshapeOp, JoinOp, SplitOp, PermuteOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -199,6 +224,8 @@ LogicalResult legalizeShapeMoves(ModuleOp module, bool foldThreads) {
       result = rewriteJoin(join);
     else if (auto split = dyn_cast<SplitOp>(op))
       result = rewriteSplit(split);
+    else if (auto permute = dyn_cast<PermuteOp>(op))
+      result = rewritePermute(permute);
     if (failed(result))
       return failure();
   }

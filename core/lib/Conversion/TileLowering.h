@@ -52,6 +52,32 @@ inline LinearLayout foldThreads(const LinearLayout &layout) {
         reg.bases.push_back(basis);
     }
   }
+  // Registers that step along the dimension register 0 steps along (the
+  // layout's fastest) come first, in increasing stride: what were lanes and
+  // warps then extend the thread's contiguous run, so one vector access
+  // serves a whole row segment of the CTA instead of sizePerThread elements.
+  if (!reg.bases.empty()) {
+    const LinearLayout::Basis &first = reg.bases.front();
+    int fast = -1;
+    for (size_t d = 0; d < first.size(); ++d)
+      if (first[d] != 0)
+        fast = fast < 0 ? int(d) : -2;
+    if (fast >= 0) {
+      auto along = [&](const LinearLayout::Basis &b) {
+        for (size_t d = 0; d < b.size(); ++d)
+          if ((int(d) == fast) != (b[d] != 0))
+            return false;
+        return llvm::isPowerOf2_32(uint32_t(b[fast]));
+      };
+      std::stable_sort(reg.bases.begin(), reg.bases.end(),
+                       [&](const LinearLayout::Basis &a, const LinearLayout::Basis &b) {
+                         bool fa = along(a), fb = along(b);
+                         if (fa != fb)
+                           return fa;
+                         return fa && a[fast] < b[fast];
+                       });
+    }
+  }
   ins.push_back(std::move(reg));
   for (const char *name : {"lane", "warp", "block"})
     ins.push_back({name, {}});

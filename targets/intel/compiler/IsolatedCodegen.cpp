@@ -13,6 +13,8 @@
 
 #include "llvm/Target/TargetMachine.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -45,9 +47,28 @@ bool writeString(int fd, const std::string &s) {
   return writeAll(fd, &size, sizeof(size)) && writeAll(fd, s.data(), s.size());
 }
 
+/// The child's pipe, for the fatal-error handler.
+int childOut = -1;
+
+/// LLVM's fatal errors (report_fatal_error, "LLVM ERROR: ...") in the child:
+/// the message goes to the parent as the compile's error and the child ends
+/// with _exit, never exit(): exit would run the parent's atexit handlers and
+/// static destructors (a thread pool's among them) in a process that has
+/// only this one thread, and can hang there.
+void childFatalError(void *, const char *reason, bool) {
+  uint8_t status = 1;
+  writeAll(childOut, &status, 1);
+  std::string message = std::string("LLVM ERROR: ") + (reason ? reason : "fatal error");
+  writeAll(childOut, message.data(), message.size());
+  ::_exit(0);
+}
+
 [[noreturn]] void runChild(int out, const llvm::Module &module,
                            const std::function<Result<std::unique_ptr<llvm::TargetMachine>>()>
                                &makeMachine) {
+  childOut = out;
+  llvm::remove_fatal_error_handler();
+  llvm::install_fatal_error_handler(childFatalError, nullptr);
   auto failWith = [&](const std::string &message) {
     uint8_t status = 1;
     writeAll(out, &status, 1);

@@ -41,7 +41,7 @@ mlir::LogicalResult resolveLayouts(mlir::ModuleOp module, const ResolveLayoutsOp
 /// every target lowers (ExpandMath.cpp): math.erf on f32/f16/bf16.
 mlir::LogicalResult expandMath(mlir::ModuleOp module);
 
-/// Where a reshape, join or split would move elements between lanes or
+/// Where a reshape, join, split or permute would move elements between lanes or
 /// warps, splits it into the op in a layout that keeps every element in its
 /// thread and an hd.convert_layout that does the move (ShapeMoves.cpp).
 /// Runs before allocateSharedMemory, which plans the conversions' scratch.
