@@ -50,10 +50,10 @@ struct AccessPlan {
 AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t elemBytes,
                       int64_t maxVectorBytes, bool needsAlignment) {
   AccessPlan plan;
-  // Every element pointer is naturally aligned (as in Triton and CUDA: a
-  // misaligned f32 pointer is undefined behaviour). Without that, LLVM splits
-  // an access into bytes, which is slow everywhere and, stored from a float
-  // register, miscompiled by ptxas (st.b8 of an f32 register converts).
+  // Every element pointer is naturally aligned (as in Triton: a misaligned
+  // f32 pointer is undefined behaviour). Without that, LLVM splits an access
+  // into bytes, which is slow everywhere, and one GPU assembler turned byte
+  // stores of a float register into conversions.
   plan.alignment = std::max<int64_t>(1, elemBytes);
   const LinearLayout &ll = info.layout;
   int regBits = ll.getInDimSizeLog2("register");

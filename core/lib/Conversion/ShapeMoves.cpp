@@ -110,6 +110,20 @@ Basis reindex(const Basis &c, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   return s;
 }
 
+/// Where the operand's layout `src` and the layout the op needs it in,
+/// `wanted`, put elements in different threads: an hd.convert_layout to
+/// `wanted` in front of the op.
+LogicalResult convertSourceUnlessInThreads(Operation *op, OpOperand &operand,
+                                           const LinearLayout &src, const LinearLayout &wanted) {
+  if (sameThreads(src, wanted))
+    return success();
+  OpBuilder b(op);
+  auto type = cast<RankedTensorType>(operand.get().getType());
+  Value moved = ConvertLayoutOp::create(b, op->getLoc(), withLayout(type, wanted), operand.get());
+  operand.set(moved);
+  return success();
+}
+
 LogicalResult rewriteReshape(ReshapeOp op) {
   RankedTensorType srcType = op.getSrc().getType(), dstType = op.getType();
   FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
@@ -120,12 +134,24 @@ LogicalResult rewriteReshape(ReshapeOp op) {
       mapBases(op, *dst, to, [&](const Basis &b) { return reindex(b, from, to); });
   if (failed(wanted))
     return failure();
-  if (sameThreads(*src, *wanted))
-    return success();
-  OpBuilder b(op);
-  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
-  op.getSrcMutable().assign(moved);
-  return success();
+  return convertSourceUnlessInThreads(op, op.getSrcMutable(), *src, *wanted);
+}
+
+/// `ll` (over a tile of rank r) as a layout over `shape` (rank r + 1) whose
+/// new minor dim of size 2 is register bit 0: what join produces and split
+/// takes with every element staying in its thread.
+FailureOr<LinearLayout> withMinorRegisterDim(Operation *op, const LinearLayout &ll,
+                                             ArrayRef<int64_t> shape) {
+  Basis minor(shape.size(), 0);
+  minor.back() = 1;
+  return mapBases(
+      op, ll, shape,
+      [](const Basis &b) {
+        Basis e = b;
+        e.push_back(0);
+        return e;
+      },
+      {minor});
 }
 
 LogicalResult rewritePermute(PermuteOp op) {
@@ -143,12 +169,7 @@ LogicalResult rewritePermute(PermuteOp op) {
   });
   if (failed(wanted))
     return failure();
-  if (sameThreads(*src, *wanted))
-    return success();
-  OpBuilder b(op);
-  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
-  op.getSrcMutable().assign(moved);
-  return success();
+  return convertSourceUnlessInThreads(op, op.getSrcMutable(), *src, *wanted);
 }
 
 LogicalResult rewriteJoin(JoinOp op) {
@@ -156,17 +177,7 @@ LogicalResult rewriteJoin(JoinOp op) {
   FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
   if (failed(src) || failed(dst))
     return failure();
-  size_t rank = srcType.getRank();
-  Basis minor(rank + 1, 0);
-  minor[rank] = 1;
-  FailureOr<LinearLayout> joined = mapBases(
-      op, *src, dstType.getShape(),
-      [&](const Basis &b) {
-        Basis e = b;
-        e.push_back(0);
-        return e;
-      },
-      {minor});
+  FailureOr<LinearLayout> joined = withMinorRegisterDim(op, *src, dstType.getShape());
   if (failed(joined))
     return failure();
   if (sameThreads(*joined, *dst))
@@ -185,25 +196,10 @@ LogicalResult rewriteSplit(SplitOp op) {
   FailureOr<LinearLayout> src = layoutOf(op, srcType), dst = layoutOf(op, dstType);
   if (failed(src) || failed(dst))
     return failure();
-  size_t rank = dstType.getRank();
-  Basis minor(rank + 1, 0);
-  minor[rank] = 1;
-  FailureOr<LinearLayout> wanted = mapBases(
-      op, *dst, srcType.getShape(),
-      [&](const Basis &b) {
-        Basis e = b;
-        e.push_back(0);
-        return e;
-      },
-      {minor});
+  FailureOr<LinearLayout> wanted = withMinorRegisterDim(op, *dst, srcType.getShape());
   if (failed(wanted))
     return failure();
-  if (sameThreads(*src, *wanted))
-    return success();
-  OpBuilder b(op);
-  Value moved = ConvertLayoutOp::create(b, op.getLoc(), withLayout(srcType, *wanted), op.getSrc());
-  op.getSrcMutable().assign(moved);
-  return success();
+  return convertSourceUnlessInThreads(op, op.getSrcMutable(), *src, *wanted);
 }
 
 } // namespace
