@@ -41,6 +41,74 @@ struct AddPtrLowering : TilePattern<AddPtrOp> {
   }
 };
 
+/// Element `r` of the hd tile `v` as a scalar, rebuilt from the ops that made
+/// it (addptr, splat, arange, constant splats, integer add/sub/mul) when they
+/// all share `v`'s layout; null otherwise. Only where threads are folded
+/// (the register's coordinates are the element's): there a tile is one
+/// thread's thousands of registers, and taking each vector access's address
+/// out of a tile-wide pointer vector costs more than the access itself.
+Value scalarElement(ConversionPatternRewriter &rewriter, Location loc, Value v, int64_t r,
+                    const TileInfo &info, Attribute layout, int depth = 0) {
+  if (depth > 8)
+    return {};
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor || tensor.getEncoding() != layout)
+    return {};
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  auto sub = [&](Value operand) {
+    return scalarElement(rewriter, loc, operand, r, info, layout, depth + 1);
+  };
+  if (auto splat = dyn_cast<SplatOp>(def))
+    return rewriter.getRemappedValue(splat.getSrc());
+  if (auto range = dyn_cast<ArangeOp>(def)) {
+    if (tensor.getRank() != 1)
+      return {};
+    return i32Const(rewriter, loc, range.getStart() + info.regCoords[r][0]);
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<SplatElementsAttr>(cst.getValue());
+    if (!dense || !dense.getElementType().isInteger())
+      return {};
+    return LLVM::ConstantOp::create(rewriter, loc, dense.getElementType(),
+                                    dense.getSplatValue<Attribute>());
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    Value a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
+    if (!a || !b || a.getType() != b.getType())
+      return {};
+    if (isa<arith::AddIOp>(def))
+      return LLVM::AddOp::create(rewriter, loc, a, b);
+    if (isa<arith::SubIOp>(def))
+      return LLVM::SubOp::create(rewriter, loc, a, b);
+    return LLVM::MulOp::create(rewriter, loc, a, b);
+  }
+  if (auto add = dyn_cast<AddPtrOp>(def)) {
+    Value base = sub(add.getPtr()), offset = sub(add.getOffset());
+    auto pointee = dyn_cast<PointerType>(getElementTypeOrSelf(add.getPtr().getType()));
+    if (!base || !offset || !pointee || !isa<LLVM::LLVMPointerType>(base.getType()))
+      return {};
+    Type element = pointee.getPointeeType();
+    if (!element.isIntOrFloat())
+      return {};
+    return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base, ValueRange{offset});
+  }
+  return {};
+}
+
+/// The address of register `r` of the pointer tile `ptrs` (converted:
+/// `converted`), for one vector access.
+Value accessAddress(ConversionPatternRewriter &rewriter, Location loc, Lowering &lowering,
+                    Value ptrs, Value converted, int64_t r) {
+  if (lowering.tiles.foldsThreads())
+    if (auto tensor = dyn_cast<RankedTensorType>(ptrs.getType()))
+      if (const TileInfo *info = lowering.tiles.get(tensor))
+        if (Value scalar = scalarElement(rewriter, loc, ptrs, r, *info, tensor.getEncoding()))
+          return scalar;
+  return LLVM::ExtractElementOp::create(rewriter, loc, converted, i32Const(rewriter, loc, r));
+}
+
 /// Groups of consecutive registers that one vector access can serve.
 struct AccessPlan {
   int64_t vector = 1;   // elements per access
@@ -175,8 +243,7 @@ struct LoadLowering : TilePattern<LoadOp> {
     auto partType = VectorType::get({v}, element);
     SmallVector<Value> parts;
     for (int64_t r = 0; r < n; r += v) {
-      Value ptr = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
-                                                 i32Const(rewriter, loc, r));
+      Value ptr = accessAddress(rewriter, loc, lowering, op.getPtr(), adaptor.getPtr(), r);
       Value part;
       if (mask)
         part = LLVM::MaskedLoadOp::create(rewriter, loc, partType, ptr,
@@ -233,8 +300,7 @@ struct StoreLowering : TilePattern<StoreOp> {
       return success();
     }
     for (int64_t r = 0; r < n; r += v) {
-      Value ptr = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
-                                                 i32Const(rewriter, loc, r));
+      Value ptr = accessAddress(rewriter, loc, lowering, op.getPtr(), adaptor.getPtr(), r);
       Value part = subVector(rewriter, loc, value, r, v);
       if (mask)
         LLVM::MaskedStoreOp::create(rewriter, loc, part, ptr, subVector(rewriter, loc, mask, r, v),
