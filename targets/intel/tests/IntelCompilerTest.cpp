@@ -85,9 +85,14 @@ void compile(const std::string &ir, const char *arch, Compiled &out, unsigned op
 
 /// Runs `command`, returns its exit code and what it printed.
 int run(const std::string &command, std::string &output) {
-  std::string log = testing::TempDir() + "/intel-run.log";
+  // One log per process and call: ctest runs these tests two at a time, in
+  // separate processes sharing TempDir().
+  static int calls = 0;
+  std::string log = testing::TempDir() + "/intel-run." + std::to_string(::getpid()) + "." +
+                    std::to_string(calls++) + ".log";
   int rc = std::system((command + " > " + log + " 2>&1").c_str());
   output = readFile(log);
+  std::remove(log.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
