@@ -46,7 +46,6 @@ Value expandErfF32(OpBuilder &b, Location loc, Value x) {
   Type type = x.getType();
   auto c = [&](double v) { return constant(b, loc, type, v); };
   auto mul = [&](Value l, Value r) { return arith::MulFOp::create(b, loc, l, r).getResult(); };
-  auto add = [&](Value l, Value r) { return arith::AddFOp::create(b, loc, l, r).getResult(); };
   auto fma = [&](Value a, Value m, Value k) { return math::FmaOp::create(b, loc, a, m, k).getResult(); };
 
   Value ax = math::AbsFOp::create(b, loc, x);
@@ -78,7 +77,6 @@ Value expandErfF32(OpBuilder &b, Location loc, Value x) {
   Value erfc = mul(t, math::ExpOp::create(b, loc, exponent));
   Value tail = arith::SubFOp::create(b, loc, c(1.0), erfc);
   tail = math::CopySignOp::create(b, loc, tail, x);
-  (void)add;
 
   Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, ax, c(0.5));
   // NaN compares false and takes the tail, whose exp/div keep it NaN.
