@@ -26,7 +26,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: every package is installed"
@@ -37,9 +37,17 @@ fi
 echo "install-deps: installing ${missing[*]}"
 
 $SUDO apt-get update -qq
+# Whether apt can install package $1. (Not `apt-cache | grep -q` under
+# pipefail: grep exits at the first match, apt-cache dies of SIGPIPE and the
+# pipeline reads as failed.)
+has_candidate() {
+  local policy
+  policy="$(apt-cache policy "$1" 2>/dev/null)"
+  [[ "$policy" =~ Candidate:\ [0-9] ]]
+}
 # LLVM 22 is in Debian 12's security archive; Ubuntu 24.04 gets it from
 # apt.llvm.org.
-if ! apt-cache policy llvm-22-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+if ! has_candidate llvm-22-dev; then
   . /etc/os-release
   codename="${VERSION_CODENAME:-noble}"
   echo "install-deps: adding apt.llvm.org for ${codename}"
@@ -55,7 +63,7 @@ fi
 OPTIONAL=" rocm-device-libs libamdhip64-5 chromium clinfo "
 install=()
 for p in "${missing[@]}"; do
-  if [[ "$OPTIONAL" == *" $p "* ]] && ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+  if [[ "$OPTIONAL" == *" $p "* ]] && ! has_candidate "$p"; then
     echo "install-deps: warning: $p is not available here; tests that need it will skip" >&2
     continue
   fi

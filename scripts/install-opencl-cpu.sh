@@ -38,7 +38,7 @@ apt_updated=0
 apt_install() {
   local missing=()
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ $apt_updated -eq 0 ]; then
@@ -64,7 +64,7 @@ find_intelocl() {
   local lib
   lib="$(find "$PREFIX" -name 'libintelocl.so' \( -type f -o -type l \) 2>/dev/null | head -n 1)"
   [ -n "$lib" ] || return 0
-  if ldd "$lib" 2>/dev/null | grep -q "not found"; then
+  if [[ "$(ldd "$lib" 2>/dev/null)" == *"not found"* ]]; then
     return 0
   fi
   echo "$lib"
@@ -140,7 +140,9 @@ install_pocl() {
 # True when the ICD loader lists a CPU device of the platform named $1.
 has_platform() {
   command -v clinfo >/dev/null || return 1
-  clinfo -l 2>/dev/null | grep -qi "$1"
+  local platforms
+  platforms="$(clinfo -l 2>/dev/null)"
+  [[ "${platforms,,}" == *"${1,,}"* ]]
 }
 
 check() {
