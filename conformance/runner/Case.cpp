@@ -15,6 +15,7 @@ std::string Tolerance::str() const {
                   absTol > 0 ? (" or abs " + std::to_string(absTol)).c_str() : "");
     return buf;
   case RelNorm: std::snprintf(buf, sizeof buf, "rel. L2 norm %.3g", relNorm); return buf;
+  case Bounds: return "per-element error bound";
   }
   return "?";
 }

@@ -20,6 +20,7 @@
 #include "hadron/runtime/runtime.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,11 +36,14 @@ struct Tolerance {
     Exact,   ///< bit for bit (NaN matches any NaN)
     Ulps,    ///< per element, within `ulps` units in the last place or `absTol`
     RelNorm, ///< ||got - want||_2 <= relNorm * ||want||_2 over the whole output
+    Bounds,  ///< per element, |got - want| <= bounds[k] (a forward error bound the
+             ///< case derives from its inputs, e.g. for a sum n*u*sum|x|)
   };
   Kind kind = Exact;
   int64_t ulps = 0;
   double absTol = 0;
   double relNorm = 0;
+  std::vector<double> bounds;
   /// Compare by value (so -0 equals +0).
   bool byValue = false;
 
@@ -61,6 +65,19 @@ struct Tolerance {
     t.kind = RelNorm;
     t.relNorm = rel;
     return t;
+  }
+  static Tolerance within(std::vector<double> perElement) {
+    Tolerance t;
+    t.kind = Bounds;
+    t.bounds = std::move(perElement);
+    return t;
+  }
+  /// The worst-case error of summing `n` values in any order in a format
+  /// with unit roundoff `u`, given the sum of their magnitudes: gamma_n *
+  /// sum|x| (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
+  static double sumBound(size_t n, double u, double sumAbs) {
+    double nu = static_cast<double>(n) * u;
+    return nu < 1 ? nu / (1 - nu) * sumAbs : INFINITY;
   }
   std::string str() const;
 };

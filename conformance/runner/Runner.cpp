@@ -189,6 +189,14 @@ std::optional<std::string> elementProblem(const Array &got, const Array &want, s
       return std::nullopt;
     return std::to_string(d) + " ulp";
   }
+  if (tol.kind == Tolerance::Bounds) {
+    double bound = k < tol.bounds.size() ? tol.bounds[k] : 0;
+    if (std::fabs(g - w) <= bound)
+      return std::nullopt;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "error %.3g over the bound %.3g", std::fabs(g - w), bound);
+    return std::string(buf);
+  }
   return std::nullopt; // RelNorm: judged over the whole output
 }
 

@@ -189,6 +189,28 @@ TEST(ConformanceCompare, PoisonAndTolerances) {
   EXPECT_TRUE(compareOutput(b, got)) << "relative error 4.5e-3";
 }
 
+TEST(ConformanceCompare, PerElementBounds) {
+  Buffer b;
+  b.name = "out";
+  b.role = Buffer::Output;
+  b.want = Array(Elem::F32, 2);
+  b.want.setF(0, 1e-6);
+  b.want.setF(1, 5.0);
+  b.tol = Tolerance::within({1e-4, 1e-6});
+  Array got(Elem::F32, 2);
+  got.setF(0, -5e-5); // a sum that cancelled: relative error 50, inside its bound
+  got.setF(1, 5.0);
+  EXPECT_FALSE(compareOutput(b, got));
+  got.setF(0, 2e-4);
+  auto m = compareOutput(b, got);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 0u);
+  EXPECT_NE(m->got.find("over the bound"), std::string::npos) << m->got;
+  // gamma_n = n*u / (1 - n*u)
+  EXPECT_TRUE(std::isinf(Tolerance::sumBound(4, 0.25, 2.0))) << "n*u >= 1 bounds nothing";
+  EXPECT_DOUBLE_EQ(Tolerance::sumBound(2, 0.25, 2.0), 2.0);
+}
+
 TEST(ConformanceCompare, HalfAndBf16RoundToNearestEven) {
   // 1 + 2^-11 is a tie between 1 and 1 + 2^-10 in f16: to even, 1.
   EXPECT_EQ(toHalfBits(1.0f + std::ldexp(1.0f, -11)), 0x3c00);
