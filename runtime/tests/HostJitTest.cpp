@@ -131,4 +131,70 @@ TEST(HostJit, CompileNamesAMissingPluginAndAnUnlistedArch) {
   hd_compiled_destroy(nullptr);
 }
 
+// A binary for a generic CPU level runs anywhere that has the level; the
+// loader reads the level the binary records and refuses one it cannot run,
+// naming it, instead of letting the kernel die of an illegal instruction.
+TEST(HostJit, GenericLevelsRunAndAnUnrunnableLevelIsRefused) {
+  auto ctx = Context::create();
+  ASSERT_TRUE(ctx.ok()) << ctx.status().message();
+  auto dev = ctx->select("host");
+  ASSERT_TRUE(dev.ok()) << dev.status().message();
+  // vector_add on 128-element blocks: without AVX a masked vector access is
+  // compiled element by element, which takes seconds for 1024.
+  std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  for (size_t at; (at = ir.find("1024")) != std::string::npos;)
+    ir.replace(at, 4, "128");
+  for (size_t at; (at = ir.find("sizePerThread = [4]")) != std::string::npos;)
+    ir.replace(at, 19, "sizePerThread = [1]");
+  for (const char *arch : {"x86-64", "x86-64-v2"}) {
+    SCOPED_TRACE(arch);
+    hd_compile_options options{sizeof(hd_compile_options), arch, 2, nullptr};
+    hd_compiled *compiled = nullptr;
+    hd_error err;
+    ASSERT_EQ(hd_context_compile(ctx->get(), "host", ir.data(), ir.size(), &options, &compiled,
+                                 &err),
+              HD_OK)
+        << err.message;
+    const hd_compiled_module *result = hd_compiled_get(compiled);
+    std::vector<hd_kernel_signature> kernels(result->kernels,
+                                             result->kernels + result->num_kernels);
+    std::string bytes(static_cast<const char *>(result->binary), result->binary_size);
+    const std::string recorded = std::string(arch) + '\0';
+    size_t at = bytes.find(recorded);
+    ASSERT_NE(at, std::string::npos) << "the binary records its arch";
+
+    auto module = dev->loadBinary(bytes.data(), bytes.size(), kernels);
+    ASSERT_TRUE(module.ok()) << module.status().message();
+    auto add = module->kernel("vector_add");
+    ASSERT_TRUE(add.ok());
+    const int32_t n = 3000;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
+    std::vector<float> x(n), y(n), out(n, std::nanf(""));
+    for (int32_t i = 0; i < n; ++i)
+      x[i] = dist(rng), y[i] = dist(rng);
+    auto dx = dev->alloc(n * sizeof(float)), dy = dev->alloc(n * sizeof(float)),
+         dout = dev->alloc(n * sizeof(float));
+    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
+    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
+    ASSERT_TRUE(
+        add->launch({(n + 127) / 128, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)})
+            .ok());
+    ASSERT_TRUE(dout->download(out).ok());
+    for (int32_t i = 0; i < n; ++i)
+      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
+
+    // The same binary claiming a level no CPU has (same length, so the ELF
+    // stays well formed).
+    std::string forged = bytes;
+    forged.replace(at, recorded.size() - 2, std::string(recorded.size() - 2, 'z'));
+    auto refused = dev->loadBinary(forged.data(), forged.size(), kernels);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), HD_ERROR_UNSUPPORTED);
+    EXPECT_NE(refused.status().message().find("was compiled for arch 'zzzz"), std::string::npos)
+        << refused.status().message();
+    hd_compiled_destroy(compiled);
+  }
+}
+
 } // namespace

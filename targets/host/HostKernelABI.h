@@ -24,6 +24,13 @@
  * does not return (it ends the CTA, and the launch fails with the message).
  * Where it is NULL (a binary loaded by something else) the message is
  * printed and the process aborts, as a device assert stops a GPU context.
+ *
+ * and
+ *
+ *   const char __hd_host_arch[];
+ *
+ * the arch it was compiled for ("native", or a generic level such as
+ * "x86-64-v3"). The runtime refuses to load a level this CPU does not have.
  *===----------------------------------------------------------------------===*/
 #ifndef HADRON_TARGETS_HOST_HOSTKERNELABI_H
 #define HADRON_TARGETS_HOST_HOSTKERNELABI_H
@@ -36,5 +43,6 @@ typedef void (*hd_host_kernel_fn)(void **args, const int32_t *grid, void *shared
 
 typedef void (*hd_host_assert_handler_fn)(const char *message);
 #define HD_HOST_ASSERT_HANDLER_SYMBOL "__hd_host_assert_handler"
+#define HD_HOST_ARCH_SYMBOL "__hd_host_arch"
 
 #endif

@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,7 +25,8 @@
 
 namespace hadron {
 
-Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel) {
+Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel,
+                                                                      llvm::StringRef cpu) {
   static std::once_flag initOnce;
   std::call_once(initOnce, [] {
     llvm::InitializeNativeTarget();
@@ -36,11 +38,22 @@ Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned 
   if (!target)
     return Error("no LLVM backend for " + triple.str() + ": " + targetError);
   llvm::SubtargetFeatures features;
-  for (auto &f : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(f.first(), f.second);
+  std::string cpuName = cpu.str();
+  if (cpu.empty()) {
+    cpuName = llvm::sys::getHostCPUName().str();
+    for (auto &f : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(f.first(), f.second);
+  } else {
+    std::unique_ptr<const llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(triple, "", ""));
+    bool known = info && info->isCPUStringValid(cpu);
+    if (!known)
+      return Error("LLVM's " + triple.getArchName().str() + " backend knows no CPU named '" +
+                   cpuName + "'");
+  }
   llvm::TargetOptions options;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features.getString(), options, llvm::Reloc::PIC_,
+      triple, cpuName, features.getString(), options, llvm::Reloc::PIC_,
       std::nullopt,
       optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
 }
@@ -123,21 +136,30 @@ struct TempFile {
 
 } // namespace
 
-Result<std::string> linkSharedObject(llvm::StringRef lldPath, llvm::StringRef object,
+Result<std::string> linkSharedObject(llvm::StringRef lldPath,
+                                     llvm::ArrayRef<llvm::StringRef> objects,
                                      llvm::ArrayRef<llvm::StringRef> extraArgs) {
-  TempFile obj, lib, log;
-  int objFd = -1;
-  if (llvm::sys::fs::createTemporaryFile("hadron-link", "o", objFd, obj.path))
-    return Error("cannot create a temporary object file");
-  {
+  std::vector<TempFile> objs(objects.size());
+  TempFile lib, log;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    int objFd = -1;
+    if (llvm::sys::fs::createTemporaryFile("hadron-link", "o", objFd, objs[i].path))
+      return Error("cannot create a temporary object file");
     llvm::raw_fd_ostream os(objFd, /*shouldClose=*/true);
-    os << object;
+    os << objects[i];
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      return Error("cannot write the temporary object file " + objs[i].path.str().str());
+    }
   }
   if (llvm::sys::fs::createTemporaryFile("hadron-link", "so", lib.path) ||
       llvm::sys::fs::createTemporaryFile("hadron-link", "log", log.path))
     return Error("cannot create a temporary library file");
 
-  llvm::SmallVector<llvm::StringRef> args{lldPath, "-shared", "-o", lib.path, obj.path};
+  llvm::SmallVector<llvm::StringRef> args{lldPath, "-shared", "-o", lib.path};
+  for (const TempFile &obj : objs)
+    args.push_back(obj.path);
   args.append(extraArgs.begin(), extraArgs.end());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.path, log.path};
   std::string launchError;

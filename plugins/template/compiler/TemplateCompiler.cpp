@@ -56,7 +56,7 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   auto code = hadron::generateCode(module, **machine, opts);
   if (!code)
     return fail(code.error());
-  auto binary = hadron::linkSharedObject(TEMPLATE_LLD_PATH, code->object);
+  auto binary = hadron::linkSharedObject(TEMPLATE_LLD_PATH, {code->object});
   if (!binary)
     return fail(binary.error());
   *out = hadron::makeCompiledModule(*binary, code->assembly, code->llvmIR, lowered->kernels);

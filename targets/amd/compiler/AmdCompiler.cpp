@@ -124,7 +124,7 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   auto code = generateCode(module, **machine, opts);
   if (!code)
     return fail(code.error());
-  auto hsaco = linkSharedObject(HADRON_LLD_PATH, code->object, {"--no-undefined"});
+  auto hsaco = linkSharedObject(HADRON_LLD_PATH, {code->object}, {"--no-undefined"});
   if (!hsaco)
     return fail(hsaco.error());
   *out = makeCompiledModule(*hsaco, code->assembly, code->llvmIR, lowered->kernels);

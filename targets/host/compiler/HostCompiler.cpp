@@ -1,42 +1,112 @@
 //===- HostCompiler.cpp - The host target's compiler part -----------------===//
 //
 // The shared front half (hadron/Compiler/Pipeline.h, with HostHooks) gives
-// LLVM IR; the host's back half optimises it at O3 for the compiling
-// machine's CPU, emits an object and links it with ld.lld -shared into the
-// ELF the host runtime part dlopens. Exported through `hadron_compiler_entry`.
+// LLVM IR; the host's back half optimises it at O3 for the arch's CPU, emits
+// an object, and links it with the conversion helpers (HostBuiltins.h) by
+// ld.lld -shared into the ELF the host runtime part dlopens. Exported through
+// `hadron_compiler_entry`.
+//
+// Archs: "native" is the compiling machine's CPU with all its features (the
+// default: a JIT compiles where it runs); "x86-64", "x86-64-v2", "x86-64-v3"
+// and "x86-64-v4" are the psABI's generic levels, for binaries that must run
+// on other machines. The binary records its arch in `__hd_host_arch`
+// (HostKernelABI.h) and the runtime part refuses a level this CPU lacks.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostBuiltins.h"
 #include "HostHooks.h"
+#include "HostKernelABI.h"
 #include "hadron/Compiler/Backend.h"
 #include "hadron/Compiler/Pipeline.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
 
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
 namespace {
 
-unsigned hostVectorBytes() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 64;
-  if (features.lookup("avx"))
-    return 32;
-  return 16;
+/// The CPU an arch compiles for: empty for the machine's own ("native").
+struct HostArch {
+  std::string name; ///< as the descriptor lists it
+  std::string cpu;  ///< LLVM's CPU name; empty = this machine's
+  unsigned vectorBytes;
+};
+
+std::optional<HostArch> hostArch(const char *arch) {
+  std::string name = arch && *arch ? arch : "native";
+  if (name == "native") {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    unsigned bytes = features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
+    return HostArch{name, "", bytes};
+  }
+  if (name == "x86-64" || name == "x86-64-v2")
+    return HostArch{name, name, 16};
+  if (name == "x86-64-v3")
+    return HostArch{name, name, 32};
+  if (name == "x86-64-v4")
+    return HostArch{name, name, 64};
+  return std::nullopt;
+}
+
+/// Rewrites every f32 -> bf16 truncation into integer operations that round to
+/// nearest even. AVX512-BF16's vcvtneps2bf16, which LLVM would pick where the
+/// CPU has it, reads subnormal inputs as zero; GPUs and the helper used
+/// elsewhere do not, so a kernel's bf16 results would depend on the CPU that
+/// compiled it. A handful of vector integer operations, same result everywhere.
+void truncateToBf16InIntegers(llvm::Module &module) {
+  std::vector<llvm::FPTruncInst *> truncs;
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      if (auto *t = llvm::dyn_cast<llvm::FPTruncInst>(&inst))
+        if (t->getDestTy()->getScalarType()->isBFloatTy() &&
+            t->getSrcTy()->getScalarType()->isFloatTy())
+          truncs.push_back(t);
+  for (llvm::FPTruncInst *t : truncs) {
+    llvm::IRBuilder<> b(t);
+    llvm::Type *i32 = t->getSrcTy()->getWithNewType(b.getInt32Ty());
+    llvm::Type *i16 = t->getSrcTy()->getWithNewType(b.getInt16Ty());
+    auto c = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
+    llvm::Value *u = b.CreateBitCast(t->getOperand(0), i32);
+    llvm::Value *hi = b.CreateLShr(u, c(16));
+    llvm::Value *isNan = b.CreateICmpUGT(b.CreateAnd(u, c(0x7fffffff)), c(0x7f800000));
+    llvm::Value *bias = b.CreateAdd(b.CreateAnd(hi, c(1)), c(0x7fff));
+    llvm::Value *rounded = b.CreateLShr(b.CreateAdd(u, bias), c(16));
+    llvm::Value *bits = b.CreateSelect(isNan, b.CreateOr(hi, c(0x40)), rounded);
+    llvm::Value *r = b.CreateBitCast(b.CreateTrunc(bits, i16), t->getDestTy());
+    t->replaceAllUsesWith(r);
+    t->eraseFromParent();
+  }
+}
+
+/// Records the arch in the binary, for the runtime part to check.
+void recordArch(llvm::Module &module, const std::string &arch) {
+  llvm::Constant *text = llvm::ConstantDataArray::getString(module.getContext(), arch);
+  auto *var = new llvm::GlobalVariable(module, text->getType(), /*isConstant=*/true,
+                                       llvm::GlobalValue::ExternalLinkage, text,
+                                       HD_HOST_ARCH_SYMBOL);
+  var->setVisibility(llvm::GlobalValue::DefaultVisibility);
 }
 
 /// The target attribute the host fills: any warp size up to 64 runs (lanes
 /// are folded into registers), num_warps comes from the kernel's module.
-hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps) {
+hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const HostArch &arch) {
   static const unsigned warpSizes[] = {1, 2, 4, 8, 16, 32, 64};
-  return hadron::hd::TargetAttr::get(ctx, "host", llvm::sys::getHostCPUName(), warpSizes,
+  std::string cpu = arch.cpu.empty() ? llvm::sys::getHostCPUName().str() : arch.cpu;
+  return hadron::hd::TargetAttr::get(ctx, "host", cpu, warpSizes,
                                      numWarps, /*maxThreadsPerCTA=*/65536,
                                      /*sharedMemoryBytes=*/1 << 20);
 }
@@ -50,21 +120,35 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
     return hadron::reportError(err, HD_ERROR_COMPILE, "host compile: " + what);
   };
   hadron::PipelineOptions opts = hadron::PipelineOptions::from(options);
-  hadron::host::HostHooks hooks(hostVectorBytes());
-  hadron::PipelineTarget target{"host", hostTarget, hooks, /*warpSize=*/1};
+  std::optional<HostArch> arch = hostArch(options ? options->arch : nullptr);
+  if (!arch)
+    return hadron::reportError(
+        err, HD_ERROR_INVALID_ARGUMENT,
+        std::string("host compile: no arch '") + options->arch +
+            "'; the host compiles for native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4");
+  hadron::host::HostHooks hooks(arch->vectorBytes);
+  hadron::PipelineTarget target{
+      "host",
+      [&](MLIRContext *ctx, unsigned numWarps) { return hostTarget(ctx, numWarps, *arch); },
+      hooks, /*warpSize=*/1};
   hadron::Result<hadron::LoweredModule> lowered =
       hadron::lowerToLLVM(llvm::StringRef(ir, irSize), target, opts);
   if (!lowered)
     return hadron::reportError(err, HD_ERROR_COMPILE, lowered.error());
   llvm::Module &module = *lowered.value().llvmModule;
 
-  auto machine = hadron::createNativeTargetMachine(opts.optLevel);
+  truncateToBf16InIntegers(module);
+  recordArch(module, arch->name);
+  auto machine = hadron::createNativeTargetMachine(opts.optLevel, arch->cpu);
   if (!machine)
     return fail(machine.error());
   auto code = hadron::generateCode(module, **machine, opts);
   if (!code)
     return fail(code.error());
-  auto binary = hadron::linkSharedObject(HADRON_LLD_PATH, code->object);
+  auto builtins = hadron::host::builtinsObject(**machine);
+  if (!builtins)
+    return fail(builtins.error());
+  auto binary = hadron::linkSharedObject(HADRON_LLD_PATH, {code->object, *builtins});
   if (!binary)
     return fail(binary.error());
   *out = hadron::makeCompiledModule(*binary, code->assembly, code->llvmIR, lowered->kernels);

@@ -58,6 +58,35 @@ bool pathInUse(const std::string &path) {
   return h != nullptr;
 }
 
+// Whether this CPU runs code compiled for `arch` (HostKernelABI.h); if not,
+// `why` says so.
+bool cpuRuns(const char *arch, std::string &why) {
+  std::string a(arch, strnlen(arch, 32));
+  bool runs;
+  if (a == "native" || a == "x86-64")
+    return true;
+#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 12)
+  __builtin_cpu_init();
+  if (a == "x86-64-v2")
+    runs = __builtin_cpu_supports("x86-64-v2");
+  else if (a == "x86-64-v3")
+    runs = __builtin_cpu_supports("x86-64-v3");
+  else if (a == "x86-64-v4")
+    runs = __builtin_cpu_supports("x86-64-v4");
+  else {
+    why = "it was compiled for arch '" + a + "', which this runtime does not know";
+    return false;
+  }
+#else
+  why = "it was compiled for arch '" + a + "', which this runtime cannot check";
+  return false;
+#endif
+  if (!runs)
+    why = "it was compiled for " + a + " and this CPU (" + cpuModelName() +
+          ") lacks instructions of that level; compile for 'native' or a lower level";
+  return runs;
+}
+
 hd_status checkElf(const void *binary, uint64_t size, hd_error *err) {
   const unsigned char *b = static_cast<const unsigned char *>(binary);
   if (size < 64 || std::memcmp(b, "\x7f" "ELF", 4) != 0)
@@ -146,6 +175,15 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
     delete m;
     return fail(err, s, "cannot load host binary of %llu bytes: %s",
                 static_cast<unsigned long long>(size), dlerr.c_str());
+  }
+  // A binary for a generic level runs only where the CPU has that level.
+  if (const char *arch = static_cast<const char *>(::dlsym(m->handle, HD_HOST_ARCH_SYMBOL))) {
+    std::string why;
+    if (!cpuRuns(arch, why)) {
+      moduleUnload(m, nullptr);
+      return fail(err, HD_ERROR_UNSUPPORTED, "cannot load host binary of %llu bytes: %s",
+                  static_cast<unsigned long long>(size), why.c_str());
+    }
   }
   // A failing hd.assert in this binary ends its CTA through the runtime's
   // handler instead of aborting the process (HostKernelABI.h).

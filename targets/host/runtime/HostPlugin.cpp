@@ -9,7 +9,9 @@
 //    memory, so the limit is a sanity bound, not a hardware one; 1 MiB stays
 //    within a core's L2 on current CPUs;
 //  - arch "native": the machine the compiler part runs on, x86-64 with this
-//    CPU's features (a JIT for this device compiles on this device).
+//    CPU's features (a JIT for this device compiles on this device); the
+//    generic levels x86-64, x86-64-v2..v4 compile binaries for other
+//    machines, and a level this CPU lacks is refused at load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,19 @@ hd_status checkDevice(uint32_t device, hd_error *err) {
   return HD_OK;
 }
 
+std::string cpuModelName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size())
+        return line.substr(colon + 2);
+    }
+  }
+  return "";
+}
+
 } // namespace hadron::host
 
 using namespace hadron::host;
@@ -68,19 +83,6 @@ constexpr uint32_t kMaxThreadsPerCta = 1024;
 uint64_t sysconfBytes(int name) {
   long v = sysconf(name);
   return v > 0 ? static_cast<uint64_t>(v) : 0;
-}
-
-std::string cpuModelName() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      size_t colon = line.find(':');
-      if (colon != std::string::npos && colon + 2 <= line.size())
-        return line.substr(colon + 2);
-    }
-  }
-  return "";
 }
 
 hd_status hostInit(hd_error *) { return HD_OK; }
@@ -217,7 +219,7 @@ const hd_runtime_table kRuntimeTable = {
     hostEventDestroy,
 };
 
-const char *const kArchs[] = {"native", "x86-64", nullptr};
+const char *const kArchs[] = {"native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", nullptr};
 
 const hd_plugin_descriptor kDescriptor = {
     sizeof(hd_plugin_descriptor),

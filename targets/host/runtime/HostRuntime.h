@@ -11,10 +11,15 @@
 
 #include "hadron/plugin/plugin.h"
 
+#include <string>
+
 namespace hadron::host {
 
 /// Cores this process may run on (its affinity mask), at least 1.
 unsigned hostCoreCount();
+
+/// The CPU's model name from /proc/cpuinfo, or "" where it has none.
+std::string cpuModelName();
 
 /// Writes `code` and the printf-formatted message into `err` (may be NULL).
 hd_status fail(hd_error *err, hd_status code, const char *format, ...)

@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
 #include <fstream>
 #include <random>
@@ -40,8 +42,9 @@ protected:
   }
 
   /// Compiles `ir` and returns the entry of `kernel`, keeping the .so open.
-  hd_host_kernel_fn compile(const std::string &ir, const std::string &kernel) {
-    hd_compile_options options{sizeof(options), nullptr, 3, nullptr};
+  hd_host_kernel_fn compile(const std::string &ir, const std::string &kernel,
+                            const char *arch = nullptr) {
+    hd_compile_options options{sizeof(options), arch, 3, nullptr};
     hd_compiled_module *module = nullptr;
     hd_error err{};
     hd_status status = table->compile(ir.data(), ir.size(), &options, &module, &err);
@@ -231,6 +234,174 @@ TEST_F(HostCompilerTest, AtomicAddWithContentionAndMask) {
   launch(fn, args, 4);
   for (int b = 0; b < 16; ++b)
     ASSERT_EQ(bins[b], ref[b]) << "bin " << b;
+}
+
+/// A kernel converting n elements of `from` into `to` (arith.truncf/extf).
+std::string convertKernel(const std::string &from, const std::string &to) {
+  const std::string l = "#hd.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                        "warpsPerCTA = [2], order = [0]}>";
+  const std::string op = (from == "f32" && to == "f64") || from == "f16" || from == "bf16"
+                             ? "arith.extf"
+                             : "arith.truncf";
+  auto t = [&](const std::string &e) { return "tensor<256x" + e + ", #l>"; };
+  auto p = [&](const std::string &e) { return "tensor<256x!hd.ptr<" + e + ">, #l>"; };
+  return "#l = " + l + "\nmodule attributes {hd.num_warps = 2 : i32} {\n"
+         "  func.func @convert(%in: !hd.ptr<" + from + ">, %out: !hd.ptr<" + to +
+         ">, %n: i32) attributes {hd.kernel} {\n"
+         "    %c = arith.constant 256 : i32\n"
+         "    %pid = hd.program_id 0\n"
+         "    %base = arith.muli %pid, %c : i32\n"
+         "    %r = hd.arange 0 to 256 : " + t("i32") + "\n"
+         "    %b = hd.splat %base : " + t("i32") + "\n"
+         "    %off = arith.addi %b, %r : " + t("i32") + "\n"
+         "    %nt = hd.splat %n : " + t("i32") + "\n"
+         "    %m = arith.cmpi slt, %off, %nt : " + t("i32") + "\n"
+         "    %ip = hd.splat %in : " + p(from) + "\n"
+         "    %ips = hd.addptr %ip, %off : " + p(from) + ", " + t("i32") + "\n"
+         "    %x = hd.load %ips mask %m : " + p(from) + "\n"
+         "    %y = " + op + " %x : " + t(from) + " to " + t(to) + "\n"
+         "    %op = hd.splat %out : " + p(to) + "\n"
+         "    %ops = hd.addptr %op, %off : " + p(to) + ", " + t("i32") + "\n"
+         "    hd.store %ops, %y mask %m : " + p(to) + "\n"
+         "    return\n  }\n}\n";
+}
+
+/// A 16-bit format: 1 sign bit, `expBits`, the rest mantissa.
+struct Format16 {
+  int expBits;
+  int mantBits() const { return 15 - expBits; }
+  uint16_t inf() const { return static_cast<uint16_t>(((1u << expBits) - 1) << mantBits()); }
+  /// The value of a non-negative finite encoding.
+  long double value(uint32_t b) const {
+    int bias = (1 << (expBits - 1)) - 1;
+    uint32_t e = b >> mantBits(), m = b & ((1u << mantBits()) - 1);
+    return e == 0 ? std::ldexp(static_cast<long double>(m), 1 - bias - mantBits())
+                  : std::ldexp(static_cast<long double>(m | (1u << mantBits())),
+                               static_cast<int>(e) - bias - mantBits());
+  }
+  /// Round to nearest even by search over the encodings, independent of any
+  /// bit trick: the two neighbours of |v|, the nearer or the even one.
+  uint16_t round(long double v) const {
+    uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    v = std::fabs(v);
+    uint32_t lo = 0, hi = inf(); // value(inf()) stands for max + ulp
+    long double top = 2 * value(inf() - 1) - value(inf() - 2);
+    if (v >= top)
+      return sign | inf();
+    while (hi - lo > 1) {
+      uint32_t mid = (lo + hi) / 2;
+      (value(mid) <= v ? lo : hi) = mid;
+    }
+    long double above = hi == inf() ? top : value(hi);
+    long double dlo = v - value(lo), dhi = above - v;
+    return sign | static_cast<uint16_t>(dlo < dhi ? lo : dhi < dlo ? hi : (lo & 1 ? hi : lo));
+  }
+  bool isNan(uint16_t b) const { return (b & 0x7fff) > inf(); }
+};
+
+/// Inputs that reach every path of a conversion: random bits (all classes),
+/// values near the target's ties, subnormals of the target, overflow.
+template <typename Bits> std::vector<Bits> conversionInputs(std::mt19937 &rng, int n) {
+  std::vector<Bits> v(n);
+  std::uniform_int_distribution<uint64_t> any;
+  for (int i = 0; i < n; ++i) {
+    double d;
+    switch (i % 4) {
+    case 0: v[i] = static_cast<Bits>(any(rng)); continue; // any encoding
+    case 1: d = std::ldexp(1.0 + (any(rng) % 256) / 256.0, static_cast<int>(any(rng) % 60) - 40); break;
+    case 2: d = std::ldexp(static_cast<double>(any(rng) % 2048), -24 - static_cast<int>(any(rng) % 4)); break;
+    default: d = std::ldexp(1.0 + (any(rng) % 1024) / 1024.0, static_cast<int>(any(rng) % 280) - 140);
+    }
+    if (any(rng) & 1)
+      d = -d;
+    if constexpr (sizeof(Bits) == 4) {
+      float f = static_cast<float>(d);
+      std::memcpy(&v[i], &f, 4);
+    } else {
+      std::memcpy(&v[i], &d, 8);
+    }
+  }
+  return v;
+}
+
+// Half and bfloat conversions compile for every CPU level: where the CPU has
+// no instruction, the binary carries its own helper (HostBuiltins.cpp), so a
+// kernel for baseline x86-64 loads and rounds to nearest even.
+TEST_F(HostCompilerTest, HalfAndBf16ConversionsOnEveryLevel) {
+  const Format16 half{5}, bf16{8};
+  const int n = 4096;
+  for (const char *arch : {"x86-64", "x86-64-v3"}) {
+    SCOPED_TRACE(arch);
+    for (auto [to, fmt] : {std::pair{"bf16", bf16}, std::pair{"f16", half}}) {
+      // f32 and f64 sources
+      for (bool wide : {false, true}) {
+        SCOPED_TRACE(std::string(wide ? "f64" : "f32") + " to " + to);
+        auto fn = compile(convertKernel(wide ? "f64" : "f32", to), "convert", arch);
+        ASSERT_NE(fn, nullptr);
+        std::vector<uint16_t> out(n + 8, 0xdead);
+        std::vector<uint32_t> in32 = conversionInputs<uint32_t>(rng, n);
+        std::vector<uint64_t> in64 = conversionInputs<uint64_t>(rng, n);
+        void *pin = wide ? static_cast<void *>(in64.data()) : static_cast<void *>(in32.data());
+        uint16_t *pout = out.data();
+        int count = n;
+        void *args[] = {&pin, &pout, &count};
+        launch(fn, args, n / 256);
+        for (int i = 0; i < n; ++i) {
+          long double v;
+          if (wide) {
+            double d;
+            std::memcpy(&d, &in64[i], 8);
+            v = d;
+          } else {
+            float f;
+            std::memcpy(&f, &in32[i], 4);
+            v = f;
+          }
+          if (std::isnan(v)) {
+            ASSERT_TRUE(fmt.isNan(out[i])) << std::hex << "element " << i << " NaN gave " << out[i];
+            continue;
+          }
+          ASSERT_EQ(out[i], fmt.round(v))
+              << std::hex << "element " << std::dec << i << " of " << (double)v;
+        }
+        for (int i = n; i < n + 8; ++i)
+          ASSERT_EQ(out[i], 0xdead) << "wrote past the end";
+      }
+    }
+    // f16 to f32 is exact: every one of the 65536 encodings.
+    auto fn = compile(convertKernel("f16", "f32"), "convert", arch);
+    ASSERT_NE(fn, nullptr);
+    std::vector<uint16_t> in(65536);
+    for (int i = 0; i < 65536; ++i)
+      in[i] = static_cast<uint16_t>(i);
+    std::vector<float> out(65536, -1.0f);
+    uint16_t *pin = in.data();
+    float *pout = out.data();
+    int count = 65536;
+    void *args[] = {&pin, &pout, &count};
+    launch(fn, args, 65536 / 256);
+    for (int i = 0; i < 65536; ++i) {
+      uint16_t h = in[i];
+      if (half.isNan(h)) {
+        ASSERT_TRUE(std::isnan(out[i])) << i;
+        continue;
+      }
+      long double want = (h & 0x7fff) == half.inf() ? INFINITY : half.value(h & 0x7fff);
+      ASSERT_EQ(static_cast<long double>(out[i]), h & 0x8000 ? -want : want) << std::hex << h;
+    }
+  }
+}
+
+TEST_F(HostCompilerTest, UnknownArchIsAnErrorListingTheArchs) {
+  std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
+  hd_compile_options options{sizeof(options), "x86-64-v7", 3, nullptr};
+  hd_compiled_module *module = nullptr;
+  hd_error err{};
+  EXPECT_EQ(table->compile(ir.data(), ir.size(), &options, &module, &err),
+            HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("no arch 'x86-64-v7'"), std::string::npos)
+      << err.message;
+  EXPECT_NE(std::string(err.message).find("x86-64-v3"), std::string::npos) << err.message;
 }
 
 TEST_F(HostCompilerTest, BadIrIsAnErrorNamingTheLine) {

@@ -28,9 +28,14 @@ namespace hadron {
 
 struct PipelineOptions;
 
-/// A TargetMachine for the CPU this process runs on, with all its features,
-/// emitting position-independent code; codegen at `optLevel` (0..3).
-Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel);
+/// A TargetMachine for this process's architecture, emitting
+/// position-independent code; codegen at `optLevel` (0..3). With `cpu`
+/// empty, for the CPU this process runs on with all its features; otherwise
+/// for the CPU LLVM knows by that name (a generic level such as a baseline
+/// ISA, for binaries that must run on other machines), with its default
+/// features. An unknown name is an error that says so.
+Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel,
+                                                                      llvm::StringRef cpu = {});
 
 /// Runs LLVM's per-module default pipeline at `optLevel` (0..3) for
 /// `machine`, which supplies the cost model (vector widths) to the passes.
@@ -58,11 +63,12 @@ struct GeneratedCode {
 Result<GeneratedCode> generateCode(llvm::Module &module, llvm::TargetMachine &machine,
                                    const PipelineOptions &options);
 
-/// Links `object` into a shared library with the linker at `lldPath`,
-/// passing `-shared` and `extraArgs`, through temporary files that are
-/// removed again. Returns the library's bytes; an error names the linker,
-/// its exit code and what it printed.
-Result<std::string> linkSharedObject(llvm::StringRef lldPath, llvm::StringRef object,
+/// Links `objects` (object files' bytes) into a shared library with the
+/// linker at `lldPath`, passing `-shared` and `extraArgs`, through temporary
+/// files that are removed again. Returns the library's bytes; an error names
+/// the linker, its exit code and what it printed.
+Result<std::string> linkSharedObject(llvm::StringRef lldPath,
+                                     llvm::ArrayRef<llvm::StringRef> objects,
                                      llvm::ArrayRef<llvm::StringRef> extraArgs = {});
 
 } // namespace hadron
