@@ -480,6 +480,7 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
 
   // Devices.
   std::vector<hd_device *> picked;
+  std::vector<std::string> pickedArchs; // per picked device; empty = its own
   const std::string sel = options.devices.empty() ? "all" : options.devices;
   if (sel == "all") {
     for (uint32_t i = 0, n = hd_context_device_count(r->ctx_); i < n; ++i) {
@@ -491,28 +492,60 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
     std::stringstream s(sel);
     std::string term;
     while (std::getline(s, term, ',')) {
+      // "selector@arch": the device, with kernels compiled for that arch.
+      std::string arch;
+      if (size_t at = term.find('@'); at != std::string::npos) {
+        arch = term.substr(at + 1);
+        term.resize(at);
+        if (arch.empty()) {
+          error = "--device '" + term + "@': no arch after '@'";
+          return nullptr;
+        }
+      }
       hd_device *d = nullptr;
       if (hd_context_select(r->ctx_, term.c_str(), &d, &err) != HD_OK) {
         error = "--device '" + term + "': " + err.message;
         return nullptr;
       }
       picked.push_back(d);
+      pickedArchs.push_back(arch);
     }
   }
   std::map<std::string, int> seen;
-  for (hd_device *d : picked) {
+  for (size_t i = 0; i < picked.size(); ++i) {
+    hd_device *d = picked[i];
     Target t;
     t.kind = Target::Device;
     t.device = d;
     t.plugin = hd_device_plugin_name(d);
     t.id = hd_device_name(d);
+    t.compileArch = i < pickedArchs.size() ? pickedArchs[i] : "";
+    if (!t.compileArch.empty()) {
+      std::string archs;
+      bool known = false;
+      hd_plugin_info info{};
+      for (uint32_t p = 0, n = hd_context_plugin_count(r->ctx_); p < n; ++p)
+        if (hd_context_plugin_info(r->ctx_, p, &info, nullptr) == HD_OK && t.plugin == info.name)
+          for (const char *const *a = info.archs; a && *a; ++a) {
+            known |= t.compileArch == *a;
+            archs += std::string(archs.empty() ? "" : ", ") + *a;
+          }
+      if (!known) {
+        error = "--device '" + t.id + "@" + t.compileArch + "': plugin '" + t.plugin +
+                "' has no arch '" + t.compileArch + "' (it has: " + archs + ")";
+        return nullptr;
+      }
+      t.id += "@" + t.compileArch;
+    }
     // The same device twice (differential runs against itself) gets a suffix.
     if (int n = seen[t.id]++)
       t.id += "#" + std::to_string(n + 1);
     hd_device_get_info(d, &t.info, nullptr);
-    t.arch = t.info.arch;
+    t.arch = t.compileArch.empty() ? std::string(t.info.arch) : t.compileArch;
     t.lanes = t.info.warp_size > 1 ? t.info.warp_size : 32;
     t.description = deviceDescription(t.info);
+    if (!t.compileArch.empty())
+      t.description += ", kernels compiled for " + t.compileArch;
     if (!loadExpectations(t))
       return nullptr;
     r->targets_.push_back(std::move(t));
@@ -611,7 +644,8 @@ std::string Runner::replay(const std::string &caseName, const std::string &targe
       t = &x;
   std::string where = !t ? "" : t->kind == Target::CompileOnly ? " --device none --target " + t->id
                                                                : " --device " + t->plugin + ":" +
-                                                                     std::to_string(hd_device_index(t->device));
+                                                                     std::to_string(hd_device_index(t->device)) +
+                                                                     (t->compileArch.empty() ? "" : "@" + t->compileArch);
   return "hadron conformance --seed " + std::to_string(seed_) + " --filter '" + caseName + "'" +
          where;
 }
@@ -718,7 +752,9 @@ Result Runner::runOnDevice(const Case &c, Target &t, Plan &plan, Result r) {
   hd_error err;
   hd_module *module = nullptr;
   auto t0 = std::chrono::steady_clock::now();
-  hd_status s = hd_module_load_ir(t.device, plan.ir.data(), plan.ir.size(), nullptr, &module, &err);
+  hd_compile_options options{sizeof(options), t.compileArch.c_str(), 3, nullptr};
+  hd_status s = hd_module_load_ir(t.device, plan.ir.data(), plan.ir.size(),
+                                  t.compileArch.empty() ? nullptr : &options, &module, &err);
   r.compileMs = msSince(t0);
   if (s != HD_OK) {
     r.outcome = Outcome::Fail;

@@ -45,6 +45,9 @@ struct Target {
   std::string id;     ///< "host:0", "nvidia:sm_90a", "amd" (no device)
   std::string plugin; ///< the plugin's name
   std::string arch;
+  /// Devices: the arch kernels are compiled for when the selector named one
+  /// ("host@x86-64-v3"); empty = the device's own.
+  std::string compileArch;
   hd_device *device = nullptr;
   hd_device_info info{};
   unsigned lanes = 32;
@@ -76,7 +79,8 @@ struct Result {
 
 struct Options {
   /// "all" (every device), "none", or comma-separated runtime selectors,
-  /// each picking one device ("host", "nvidia:1").
+  /// each picking one device ("host", "nvidia:1"), optionally with the arch
+  /// to compile for ("host@x86-64-v3").
   std::string devices = "all";
   /// Compile-only targets, "plugin[:arch]".
   std::vector<std::string> compileTargets;

@@ -318,6 +318,27 @@ TEST(ConformanceRunner, DifferentialAgreesOnOneDeviceTwice) {
     EXPECT_TRUE(d.agree && d.comparable) << d.caseName << ": " << d.message;
 }
 
+/// SEL@ARCH: the device, with kernels compiled for another arch of its
+/// plugin; an arch the plugin does not list is refused up front.
+TEST(ConformanceRunner, DeviceAtArchCompilesForThatArch) {
+  auto r = runnerFor("ew.i32.addi,cvt.f32_bf16.rne", "host@x86-64");
+  if (!r)
+    GTEST_SKIP() << "no host device";
+  ASSERT_EQ(r->targets().size(), 1u);
+  EXPECT_EQ(r->targets()[0].arch, "x86-64");
+  EXPECT_NE(r->targets()[0].id.find("@x86-64"), std::string::npos) << r->targets()[0].id;
+  r->runAll(nullptr);
+  for (const Result &res : r->results())
+    EXPECT_EQ(res.outcome, Outcome::Pass) << res.caseName << ": " << res.message;
+  EXPECT_NE(r->replay("ew.i32.addi", r->targets()[0].id).find("@x86-64"), std::string::npos);
+
+  std::string error;
+  Options o;
+  o.devices = "host@x86-64-v9";
+  EXPECT_EQ(Runner::create(o, error), nullptr);
+  EXPECT_NE(error.find("has no arch 'x86-64-v9'"), std::string::npos) << error;
+}
+
 /// The reports hold the matrix, the seed and the device models.
 TEST(ConformanceReport, JsonMarkdownHtml) {
   auto r = runnerFor("ew.i32.addi,mem.zero_size.*");
