@@ -4,6 +4,7 @@
 
 #include "HostRuntime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
@@ -53,10 +54,14 @@ bool ThreadPool::SharedBuffer::reserve(uint64_t want) {
 void ThreadPool::drain(Job &job, SharedBuffer &buffer) {
   if (!buffer.reserve(job.sharedBytes))
     return; // the other workers take this one's share
-  for (uint64_t cta; (cta = job.next.fetch_add(1, std::memory_order_relaxed)) < job.ctas;) {
-    (*job.body)(cta, buffer.data);
-    job.ran.fetch_add(1, std::memory_order_relaxed);
+  uint64_t ran = 0;
+  for (uint64_t first; (first = job.next.fetch_add(job.chunk, std::memory_order_relaxed)) < job.ctas;) {
+    const uint64_t last = job.ctas - first < job.chunk ? job.ctas : first + job.chunk;
+    for (uint64_t cta = first; cta < last; ++cta)
+      (*job.body)(cta, buffer.data);
+    ran += last - first;
   }
+  job.ran.fetch_add(ran, std::memory_order_relaxed);
 }
 
 void ThreadPool::workerLoop(unsigned index) {
@@ -84,6 +89,8 @@ bool ThreadPool::run(uint64_t ctas, uint64_t sharedBytes, const Body &body, uint
   job.ctas = ctas;
   job.sharedBytes = sharedBytes;
   job.body = &body;
+  const uint64_t workers = workers_.empty() ? 1 : workers_.size();
+  job.chunk = std::max<uint64_t>(1, std::min<uint64_t>(64, ctas / (workers * 8)));
   if (workers_.empty()) {
     drain(job, buffers_[0]);
   } else {

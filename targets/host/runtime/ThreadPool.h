@@ -48,8 +48,11 @@ private:
     uint64_t ctas = 0;
     uint64_t sharedBytes = 0;
     const Body *body = nullptr;
-    std::atomic<uint64_t> next{0};
-    std::atomic<uint64_t> ran{0};
+    /// CTAs a worker takes at a time: a few chunks per worker, so that the
+    /// shared counter is touched rarely and the tail still balances.
+    uint64_t chunk = 1;
+    alignas(64) std::atomic<uint64_t> next{0};
+    alignas(64) std::atomic<uint64_t> ran{0};
   };
 
   struct SharedBuffer {
