@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace hadron::lowering {
@@ -14,6 +15,130 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Reductions, scans and dot
 //===----------------------------------------------------------------------===//
+
+/// Whether the combine region is a pure elementwise function of its block
+/// arguments (arith/math ops on scalars), so it can run on vectors.
+bool combineIsElementwise(Region &combine) {
+  Block &block = combine.front();
+  for (Operation &op : block.without_terminator()) {
+    if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumOperands() == 0 ||
+        op.getNumRegions() != 0)
+      return false;
+    for (Value v : op.getOperands())
+      if (v.getParentBlock() != &block)
+        return false;
+    for (Type t : op.getResultTypes())
+      if (!t.isIntOrFloat())
+        return false;
+  }
+  for (Value v : block.getTerminator()->getOperands())
+    if (v.getParentBlock() != &block)
+      return false;
+  return true;
+}
+
+/// The combine region applied lane by lane to vectors of `width` elements.
+SmallVector<Value> vectorCombine(ConversionPatternRewriter &rewriter, Region &combine,
+                                 ValueRange accs, ValueRange values, int64_t width) {
+  Block &block = combine.front();
+  IRMapping mapping;
+  for (auto [i, acc] : llvm::enumerate(accs))
+    mapping.map(block.getArgument(i), acc);
+  for (auto [i, v] : llvm::enumerate(values))
+    mapping.map(block.getArgument(accs.size() + i), v);
+  for (Operation &op : block.without_terminator()) {
+    OperationState state(op.getLoc(), op.getName());
+    for (Value v : op.getOperands())
+      state.addOperands(mapping.lookup(v));
+    state.addAttributes(op.getAttrs());
+    for (Type t : op.getResultTypes())
+      state.addTypes(VectorType::get({width}, t));
+    Operation *vectorOp = rewriter.create(state);
+    mapping.map(op.getResults(), vectorOp->getResults());
+  }
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(mapping.lookup(v));
+  return results;
+}
+
+/// The within-thread part of a reduce as a tree of vector ops: with k
+/// registers per output along the axis, the first k/2 of every output combine
+/// with the last k/2 in one vector op (left operand the lower registers, so a
+/// combine need not be commutative), then k/4, ... Where one thread holds a
+/// whole CTA's tile (1024 registers and more) this is log2(k) vector ops
+/// instead of a chain of k-1 scalar ones. Fills `groups`/`order`/`firstReg`
+/// as the register-by-register path does; false (nothing emitted) where it
+/// does not apply: scalars, a combine that is not elementwise, groups of
+/// other than the same power-of-two size >= 4.
+bool reduceRegistersAsVectorTree(ConversionPatternRewriter &rewriter, Location loc, ReduceOp op,
+                                 ValueRange packed, const TileInfo &src,
+                                 std::map<std::vector<int32_t>, SmallVector<Value>> &groups,
+                                 std::vector<std::vector<int32_t>> &order,
+                                 std::vector<int64_t> &firstReg) {
+  for (Value v : packed) {
+    auto type = dyn_cast<VectorType>(v.getType());
+    if (!type || type.getRank() != 1 || type.getNumElements() != src.numRegs)
+      return false;
+  }
+  if (!combineIsElementwise(op.getCombine()))
+    return false;
+  unsigned axis = op.getAxis();
+  std::map<std::vector<int32_t>, size_t> index;
+  std::vector<std::vector<int64_t>> members;
+  std::vector<std::vector<int32_t>> keys;
+  for (int64_t r = 0; r < src.numRegs; ++r) {
+    std::vector<int32_t> key = src.regCoords[r];
+    key.erase(key.begin() + axis);
+    auto [it, fresh] = index.emplace(key, members.size());
+    if (fresh) {
+      members.emplace_back();
+      keys.push_back(key);
+    }
+    members[it->second].push_back(r);
+  }
+  const size_t k = members.front().size();
+  if (k < 4 || !llvm::isPowerOf2_64(k) ||
+      llvm::any_of(members, [&](const auto &m) { return m.size() != k; }))
+    return false;
+
+  // The first register of each group, as the register-by-register path
+  // records it (its coordinates locate the group's output).
+  for (auto &m : members)
+    firstReg.push_back(m.front());
+  SmallVector<Value> current(packed.begin(), packed.end());
+  for (size_t width = k; width > 1; width /= 2) {
+    const size_t half = width / 2;
+    SmallVector<int32_t> lower, upper;
+    for (auto &m : members) {
+      for (size_t j = 0; j < half; ++j) {
+        lower.push_back(static_cast<int32_t>(m[j]));
+        upper.push_back(static_cast<int32_t>(m[j + half]));
+      }
+    }
+    SmallVector<Value> a, b;
+    for (Value v : current) {
+      a.push_back(LLVM::ShuffleVectorOp::create(rewriter, loc, v, v, lower));
+      b.push_back(LLVM::ShuffleVectorOp::create(rewriter, loc, v, v, upper));
+    }
+    current = vectorCombine(rewriter, op.getCombine(), a, b,
+                            static_cast<int64_t>(lower.size()));
+    for (auto [g, m] : llvm::enumerate(members)) {
+      m.resize(half);
+      for (size_t j = 0; j < half; ++j)
+        m[j] = static_cast<int64_t>(g * half + j);
+    }
+  }
+  for (auto [g, key] : llvm::enumerate(keys)) {
+    SmallVector<Value> values;
+    for (Value v : current)
+      values.push_back(LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                                      i32Const(rewriter, loc, g)));
+    groups.emplace(key, values);
+    order.push_back(key);
+  }
+  return true;
+}
 
 struct ReduceLowering : TilePattern<ReduceOp> {
   using TilePattern::TilePattern;
@@ -33,6 +158,8 @@ struct ReduceLowering : TilePattern<ReduceOp> {
     std::map<std::vector<int32_t>, SmallVector<Value>> groups;
     std::vector<std::vector<int32_t>> order;
     std::vector<int64_t> firstReg; // a register of each group, in `order`
+    if (!reduceRegistersAsVectorTree(rewriter, loc, op, adaptor.getSrcs(), *src, groups, order,
+                                     firstReg))
     for (int64_t r = 0; r < src->numRegs; ++r) {
       std::vector<int32_t> key = src->regCoords[r];
       key.erase(key.begin() + axis);
