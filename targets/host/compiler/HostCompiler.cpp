@@ -27,6 +27,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -92,6 +94,63 @@ void truncateToBf16InIntegers(llvm::Module &module) {
   }
 }
 
+/// Replaces llvm.exp on f32 vectors by an inline vector expansion. LLVM's
+/// x86 back end splits such a call into one expf call per element (1024
+/// calls for a softmax row held by one thread), which the vector units then
+/// wait on. The expansion: n = round(x log2 e), r = x - n ln2 in two parts
+/// (Cody-Waite), exp(r) by Cephes' degree-6 minimax polynomial on
+/// [-ln2/2, ln2/2], times 2^n built in two halves so that results that
+/// underflow into subnormals round once. NaN passes through, above
+/// 88.7228394 is +inf, below -103.972084 is +0. Within 2 ulp of the
+/// correctly rounded result over every f32 (HostCompilerTest checks it).
+void expandVectorExp(llvm::Module &module) {
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (call->getIntrinsicID() == llvm::Intrinsic::exp && call->getType()->isVectorTy() &&
+            call->getType()->getScalarType()->isFloatTy())
+          calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    llvm::IRBuilder<> b(call);
+    b.setFastMathFlags(llvm::FastMathFlags()); // the expansion's rounding is deliberate
+    llvm::Type *f32 = call->getType();
+    llvm::Type *i32 = f32->getWithNewType(b.getInt32Ty());
+    auto f = [&](float v) { return llvm::ConstantFP::get(f32, v); };
+    auto i = [&](int32_t v) { return llvm::ConstantInt::get(i32, v, /*isSigned=*/true); };
+    auto fma = [&](llvm::Value *x, llvm::Value *y, llvm::Value *z) {
+      return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {f32}, {x, y, z});
+    };
+    llvm::Value *x = call->getArgOperand(0);
+    llvm::Value *xc = b.CreateIntrinsic(llvm::Intrinsic::minnum, {f32},
+                                        {b.CreateIntrinsic(llvm::Intrinsic::maxnum, {f32},
+                                                           {x, f(-103.972084f)}),
+                                         f(88.7228394f)});
+    llvm::Value *n = b.CreateIntrinsic(llvm::Intrinsic::roundeven, {f32},
+                                       {b.CreateFMul(xc, f(1.44269504088896341f))});
+    llvm::Value *r = fma(n, f(-0.693359375f), xc);
+    r = fma(n, f(2.12194440e-4f), r);
+    llvm::Value *p = f(1.9875691500e-4f);
+    for (float c : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                    5.0000001201e-1f})
+      p = fma(p, r, f(c));
+    llvm::Value *y = b.CreateFAdd(fma(p, b.CreateFMul(r, r), r), f(1.0f));
+    llvm::Value *ni = b.CreateFPToSI(n, i32);
+    llvm::Value *n1 = b.CreateAShr(ni, i(1));
+    llvm::Value *n2 = b.CreateSub(ni, n1);
+    auto pow2 = [&](llvm::Value *e) {
+      return b.CreateBitCast(b.CreateShl(b.CreateAdd(e, i(127)), i(23)), f32);
+    };
+    llvm::Value *result = b.CreateFMul(b.CreateFMul(y, pow2(n1)), pow2(n2));
+    result = b.CreateSelect(b.CreateFCmpOGT(x, f(88.7228394f)),
+                            llvm::ConstantFP::getInfinity(f32), result);
+    result = b.CreateSelect(b.CreateFCmpOLT(x, f(-103.972084f)), f(0.0f), result);
+    result = b.CreateSelect(b.CreateFCmpUNO(x, x), x, result);
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+}
+
 /// Records the arch in the binary, for the runtime part to check.
 void recordArch(llvm::Module &module, const std::string &arch) {
   llvm::Constant *text = llvm::ConstantDataArray::getString(module.getContext(), arch);
@@ -138,6 +197,7 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   llvm::Module &module = *lowered.value().llvmModule;
 
   truncateToBf16InIntegers(module);
+  expandVectorExp(module);
   recordArch(module, arch->name);
   auto machine = hadron::createNativeTargetMachine(opts.optLevel, arch->cpu);
   if (!machine)

@@ -392,6 +392,75 @@ TEST_F(HostCompilerTest, HalfAndBf16ConversionsOnEveryLevel) {
   }
 }
 
+/// ulps between two finite floats (of any signs).
+int64_t ulpDistance(float a, float b) {
+  auto ordered = [](float v) {
+    int32_t i;
+    std::memcpy(&i, &v, 4);
+    return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : static_cast<int64_t>(i);
+  };
+  return std::llabs(ordered(a) - ordered(b));
+}
+
+// math.exp on f32 tiles is expanded inline on the host (HostCompiler.cpp),
+// not called per element: within 2 ulp of exp rounded from double, NaN kept,
+// overflow to inf, underflow through the subnormals to +0.
+TEST_F(HostCompilerTest, VectorExpIsAccurateEverywhere) {
+  std::string ir = convertKernel("f32", "f64");
+  for (auto [from, to] : {std::pair<std::string, std::string>{"f64>", "f32>"},
+                          {"xf64,", "xf32,"},
+                          {"arith.extf %x : tensor<256xf32, #l> to tensor<256xf32, #l>",
+                           "math.exp %x : tensor<256xf32, #l>"}})
+    for (size_t at; (at = ir.find(from)) != std::string::npos;)
+      ir.replace(at, from.size(), to);
+  ASSERT_NE(ir.find("math.exp"), std::string::npos) << ir;
+  for (const char *arch : {"native", "x86-64-v3", "x86-64"}) {
+    SCOPED_TRACE(arch);
+    auto fn = compile(ir, "convert", arch);
+    ASSERT_NE(fn, nullptr);
+    // Every 2^-12 step of [-110, 95] plus random bit patterns and specials.
+    std::vector<float> in;
+    for (double v = -110; v < 95; v += 1.0 / 4096)
+      in.push_back(static_cast<float>(v));
+    std::uniform_int_distribution<uint32_t> bits;
+    for (int k = 0; k < 65536; ++k) {
+      uint32_t u = bits(rng);
+      float v;
+      std::memcpy(&v, &u, 4);
+      in.push_back(v);
+    }
+    for (float v : {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 88.7228394f, 88.72284f, -87.33655f,
+                    -103.972f, -103.9721f, 1e-30f, -1e-30f, 1.0f, -1.0f})
+      in.push_back(v);
+    while (in.size() % 256)
+      in.push_back(0.5f);
+    std::vector<float> out(in.size() + 8, -1.0f);
+    float *pin = in.data(), *pout = out.data();
+    int count = static_cast<int>(in.size());
+    void *args[] = {&pin, &pout, &count};
+    launch(fn, args, count / 256);
+    int64_t worst = 0;
+    for (size_t k = 0; k < in.size(); ++k) {
+      const float want = static_cast<float>(std::exp(static_cast<double>(in[k])));
+      if (std::isnan(in[k])) {
+        ASSERT_TRUE(std::isnan(out[k])) << k;
+        continue;
+      }
+      if (std::isinf(want) || want == 0) {
+        ASSERT_EQ(out[k], want) << "exp(" << in[k] << ")";
+        continue;
+      }
+      int64_t d = ulpDistance(out[k], want);
+      worst = std::max(worst, d);
+      ASSERT_LE(d, 2) << "exp(" << in[k] << ") = " << out[k] << ", want " << want;
+    }
+    for (size_t k = in.size(); k < out.size(); ++k)
+      ASSERT_EQ(out[k], -1.0f) << "wrote past the end";
+    std::printf("[%s] exp: worst %lld ulp over %zu inputs\n", arch,
+                static_cast<long long>(worst), in.size());
+  }
+}
+
 TEST_F(HostCompilerTest, UnknownArchIsAnErrorListingTheArchs) {
   std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
   hd_compile_options options{sizeof(options), "x86-64-v7", 3, nullptr};
