@@ -157,21 +157,35 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
   const uint64_t ctas = gx * gy * gz;
   void **argp = argv.data();
   AssertState asserts;
-  ThreadPool::Body body = [&](uint64_t cta, void *shared) {
+  ThreadPool::Body body = [&](uint64_t first, uint64_t last, void *shared) {
     // After a failed assert the remaining CTAs do not run (a GPU context
-    // stops too).
+    // stops too). One setjmp serves the whole range: an assert ends it.
     if (asserts.failed.load(std::memory_order_relaxed))
       return;
     int32_t info[HD_HOST_GRID_INFO_SIZE] = {
-        static_cast<int32_t>(cta % gx),        static_cast<int32_t>((cta / gx) % gy),
-        static_cast<int32_t>(cta / (gx * gy)), static_cast<int32_t>(gx),
-        static_cast<int32_t>(gy),              static_cast<int32_t>(gz)};
+        static_cast<int32_t>(first % gx),        static_cast<int32_t>((first / gx) % gy),
+        static_cast<int32_t>(first / (gx * gy)), static_cast<int32_t>(gx),
+        static_cast<int32_t>(gy),                static_cast<int32_t>(gz)};
     std::jmp_buf jump;
     tlsAssertJump = &jump;
     tlsAssertState = &asserts;
-    tlsCta = cta;
-    if (setjmp(jump) == 0)
-      fn(argp, info, shared);
+    tlsCta = first;
+    if (setjmp(jump) == 0) {
+      for (uint64_t cta = first; cta < last; ++cta) {
+        if (cta != first && asserts.failed.load(std::memory_order_relaxed))
+          break;
+        tlsCta = cta;
+        fn(argp, info, shared);
+        // The next program id, x fastest (as cta % gx, cta / gx % gy, ...).
+        if (++info[0] == info[3]) {
+          info[0] = 0;
+          if (++info[1] == info[4]) {
+            info[1] = 0;
+            ++info[2];
+          }
+        }
+      }
+    }
     tlsAssertJump = nullptr;
     tlsAssertState = nullptr;
   };

@@ -57,8 +57,7 @@ void ThreadPool::drain(Job &job, SharedBuffer &buffer) {
   uint64_t ran = 0;
   for (uint64_t first; (first = job.next.fetch_add(job.chunk, std::memory_order_relaxed)) < job.ctas;) {
     const uint64_t last = job.ctas - first < job.chunk ? job.ctas : first + job.chunk;
-    for (uint64_t cta = first; cta < last; ++cta)
-      (*job.body)(cta, buffer.data);
+    (*job.body)(first, last, buffer.data);
     ran += last - first;
   }
   job.ran.fetch_add(ran, std::memory_order_relaxed);

@@ -24,7 +24,8 @@ namespace hadron::host {
 
 class ThreadPool {
 public:
-  using Body = std::function<void(uint64_t cta, void *shared)>;
+  /// Runs CTAs [first, last) on the calling worker with its shared buffer.
+  using Body = std::function<void(uint64_t first, uint64_t last, void *shared)>;
 
   /// The process-wide pool, started on first use.
   static ThreadPool &get();
