@@ -42,10 +42,7 @@ SmallVector<Value> vectorCombine(ConversionPatternRewriter &rewriter, Region &co
                                  ValueRange accs, ValueRange values, int64_t width) {
   Block &block = combine.front();
   IRMapping mapping;
-  for (auto [i, acc] : llvm::enumerate(accs))
-    mapping.map(block.getArgument(i), acc);
-  for (auto [i, v] : llvm::enumerate(values))
-    mapping.map(block.getArgument(accs.size() + i), v);
+  mapCombineArguments(combine, accs, values, mapping);
   for (Operation &op : block.without_terminator()) {
     OperationState state(op.getLoc(), op.getName());
     for (Value v : op.getOperands())

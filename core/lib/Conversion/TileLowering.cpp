@@ -135,14 +135,20 @@ registerGather(const TileInfo &dst, const TileInfo &src,
 }
 
 /// Inlines a combine region (reduce/scan) on scalars: returns the yielded values.
-SmallVector<Value> inlineCombine(ConversionPatternRewriter &rewriter, Region &combine,
-                                 ValueRange accs, ValueRange values) {
+void mapCombineArguments(Region &combine, ValueRange accs, ValueRange values,
+                         IRMapping &mapping) {
   Block &block = combine.front();
-  IRMapping mapping;
   for (auto [i, acc] : llvm::enumerate(accs))
     mapping.map(block.getArgument(i), acc);
   for (auto [i, v] : llvm::enumerate(values))
     mapping.map(block.getArgument(accs.size() + i), v);
+}
+
+SmallVector<Value> inlineCombine(ConversionPatternRewriter &rewriter, Region &combine,
+                                 ValueRange accs, ValueRange values) {
+  Block &block = combine.front();
+  IRMapping mapping;
+  mapCombineArguments(combine, accs, values, mapping);
   for (Operation &op : block.without_terminator())
     rewriter.clone(op, mapping);
   SmallVector<Value> results;

@@ -221,6 +221,11 @@ registerGather(const TileInfo &dst, const TileInfo &src,
                function_ref<std::vector<int32_t>(const std::vector<int32_t> &)> map,
                std::string &why);
 
+/// Maps a combine region's block arguments: the accumulators, then the new
+/// values.
+void mapCombineArguments(Region &combine, ValueRange accs, ValueRange values,
+                         IRMapping &mapping);
+
 /// Inlines a combine region (reduce/scan) on scalars: returns the yielded values.
 SmallVector<Value> inlineCombine(ConversionPatternRewriter &rewriter, Region &combine,
                                  ValueRange accs, ValueRange values);
