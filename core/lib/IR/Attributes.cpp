@@ -127,11 +127,54 @@ public:
   }
 
   /// Bases: an array of arrays of integers.
+  LogicalResult readType(StringRef key, Type &out) {
+    Attribute attr = take(key);
+    if (!attr)
+      return missing(key);
+    auto typeAttr = dyn_cast<TypeAttr>(attr);
+    if (!typeAttr)
+      return error() << "`" << key << "` must be a type, got " << attr;
+    out = typeAttr.getValue();
+    return success();
+  }
+
   LogicalResult readBases(StringRef key, std::vector<LinearLayout::Basis> &out,
                           bool optional) {
     Attribute attr = take(key);
     if (!attr)
       return optional ? success() : missing(key);
+    return readBasesValue(key, attr, out);
+  }
+
+  /// A matrix fragment `key = {register = [...], lane = [...]}`: one warp's
+  /// share of a rows x cols operand tile.
+  LogicalResult readFragment(StringRef key, int32_t rows, int32_t cols, LinearLayout &out) {
+    DictionaryAttr fields;
+    if (failed(readAttr(key, fields, "a dictionary {register = [...], lane = [...]}")))
+      return failure();
+    std::vector<LinearLayout::InDim> ins;
+    for (const char *name : {"register", "lane"}) {
+      LinearLayout::InDim in{name, {}};
+      Attribute bases = fields.get(name);
+      if (!bases)
+        return error() << "`" << key << "` is missing `" << name << "`";
+      if (failed(readBasesValue((key + "." + name).str(), bases, in.bases)))
+        return failure();
+      ins.push_back(std::move(in));
+    }
+    if (fields.size() != 2)
+      return error() << "`" << key << "` has fields other than `register` and `lane`";
+    Result<LinearLayout> layout = LinearLayout::create(
+        std::move(ins), {{"dim0", rows}, {"dim1", cols}}, /*requireSurjective=*/true);
+    if (!layout)
+      return error() << "`" << key << "` is not a fragment of a " << rows << "x" << cols
+                     << " tile: " << layout.error();
+    out = std::move(layout).value();
+    return success();
+  }
+
+  LogicalResult readBasesValue(StringRef key, Attribute attr,
+                               std::vector<LinearLayout::Basis> &out) {
     auto array = dyn_cast<ArrayAttr>(attr);
     if (!array)
       return error() << "`" << key << "` must be a list of bases, got " << attr;
@@ -615,13 +658,20 @@ bool DotOperandLayoutAttr::isPlaceholder() const { return getParent().isPlacehol
 Result<LinearLayout> DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   if (getParent().isPlaceholder())
     return placeholderError(*this);
+  if (auto mma = dyn_cast<MmaLayoutAttr>(getParent())) {
+    MatrixInstrAttr instr = mma.getInstr();
+    bool isA = getOpIdx() == 0;
+    return matrixOperandLayout(isA ? MatrixOperand::A : MatrixOperand::B, toVector(shape),
+                               isA ? instr.getA() : instr.getB(),
+                               toVector(mma.getWarpsPerCTA()));
+  }
   auto blocked = dyn_cast<BlockedLayoutAttr>(getParent());
   if (!blocked) {
     std::string s;
     llvm::raw_string_ostream os(s);
     os << "#hd.dot_op with parent " << getParent()
-       << " needs the target's matrix-instruction model; only blocked parents "
-          "(FMA dot) are target-independent";
+       << " has no operand layout; only #hd.blocked (FMA dot) and #hd.mma "
+          "(matrix instruction) parents define one";
     return Error(s);
   }
   return dotOperandLayout(getOpIdx(), toVector(shape), toVector(blocked.getSizePerThread()),
@@ -631,6 +681,139 @@ Result<LinearLayout> DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shap
 
 LogicalResult DotOperandLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
                                                    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyEncodingCommon(*this, shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// MatrixInstrAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MatrixInstrAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "matrix_instr");
+  std::string name;
+  SmallVector<unsigned> shape;
+  Type aType, bType, accType;
+  if (failed(reader.parseDict()) || failed(reader.readString("name", name)) ||
+      failed(reader.readUnsignedArray("shape", shape)) ||
+      failed(reader.readType("aType", aType)) || failed(reader.readType("bType", bType)) ||
+      failed(reader.readType("accType", accType)))
+    return {};
+  if (shape.size() != 3 || !isPowerOf2(shape[0]) || !isPowerOf2(shape[1]) ||
+      !isPowerOf2(shape[2]) || shape[0] > (1u << 16) || shape[1] > (1u << 16) ||
+      shape[2] > (1u << 16)) {
+    reader.error() << "`shape` must be [m, n, k], powers of two up to 65536, got "
+                   << formatArray(shape);
+    return {};
+  }
+  int32_t m = shape[0], n = shape[1], k = shape[2];
+  LinearLayout a, b, acc;
+  if (failed(reader.readFragment("a", m, k, a)) || failed(reader.readFragment("b", k, n, b)) ||
+      failed(reader.readFragment("acc", m, n, acc)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<MatrixInstrAttr>(parser.getContext(), name, m, n, k, aType, bType,
+                                            accType, a, b, acc);
+}
+
+namespace {
+void printFragment(AsmPrinter &printer, const LinearLayout &fragment) {
+  printer << "{register = ";
+  printBases(printer, fragment.getInDims()[0].bases);
+  printer << ", lane = ";
+  printBases(printer, fragment.getInDims()[1].bases);
+  printer << "}";
+}
+} // namespace
+
+void MatrixInstrAttr::print(AsmPrinter &printer) const {
+  printer << "<{name = \"" << getName() << "\", shape = [" << getM() << ", " << getN()
+          << ", " << getK() << "], aType = " << getAType() << ", bType = " << getBType()
+          << ", accType = " << getAccType() << ", a = ";
+  printFragment(printer, getA());
+  printer << ", b = ";
+  printFragment(printer, getB());
+  printer << ", acc = ";
+  printFragment(printer, getAcc());
+  printer << "}>";
+}
+
+LogicalResult MatrixInstrAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      StringRef name, unsigned m, unsigned n, unsigned k,
+                                      Type aType, Type bType, Type accType, LinearLayout a,
+                                      LinearLayout b, LinearLayout acc) {
+  if (name.empty())
+    return emitError() << "#hd.matrix_instr needs a name";
+  if (!aType || !bType || !accType)
+    return emitError() << "#hd.matrix_instr \"" << name << "\" needs aType, bType and accType";
+  struct Expected {
+    const char *what;
+    const LinearLayout &layout;
+    unsigned rows, cols;
+  } fragments[] = {{"a", a, m, k}, {"b", b, k, n}, {"acc", acc, m, n}};
+  for (const Expected &f : fragments) {
+    const LinearLayout &l = f.layout;
+    if (l.getInDimNames() != std::vector<std::string>{"register", "lane"} ||
+        l.getNumOutDims() != 2 || l.getOutDims()[0].size != int32_t(f.rows) ||
+        l.getOutDims()[1].size != int32_t(f.cols) || !l.isSurjective())
+      return emitError() << "#hd.matrix_instr \"" << name << "\" fragment `" << f.what
+                         << "` must map (register, lane) onto its " << f.rows << "x"
+                         << f.cols << " tile";
+  }
+  if (a.getInDimSize("lane") != acc.getInDimSize("lane") ||
+      b.getInDimSize("lane") != acc.getInDimSize("lane"))
+    return emitError() << "#hd.matrix_instr \"" << name
+                       << "\" fragments disagree on the lanes of a warp: a has "
+                       << a.getInDimSize("lane") << ", b " << b.getInDimSize("lane")
+                       << ", acc " << acc.getInDimSize("lane");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MmaLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "mma");
+  MatrixInstrAttr instr;
+  SmallVector<unsigned> warps;
+  if (failed(reader.parseDict()) ||
+      failed(reader.readAttr("instr", instr, "a #hd.matrix_instr")) ||
+      failed(reader.readUnsignedArray("warpsPerCTA", warps)) || failed(reader.finish()))
+    return {};
+  return parser.getChecked<MmaLayoutAttr>(parser.getContext(), instr, warps);
+}
+
+void MmaLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{instr = " << getInstr() << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << "}>";
+}
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    MatrixInstrAttr instr, ArrayRef<unsigned> warpsPerCTA) {
+  if (!instr)
+    return emitError() << "#hd.mma needs a matrix instruction";
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "#hd.mma warpsPerCTA has " << warpsPerCTA.size()
+                       << " entries; a matrix-instruction dot has rank 2";
+  if (failed(verifyPowersOf2(emitError, "mma", "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (warpsPerCTA[0] > (1u << 10) || warpsPerCTA[1] > (1u << 10))
+    return emitError() << "#hd.mma warpsPerCTA " << formatArray(warpsPerCTA)
+                       << " exceeds 1024 warps along a dim";
+  return success();
+}
+
+int64_t MmaLayoutAttr::getRank() const { return 2; }
+int64_t MmaLayoutAttr::getWarpSize() const { return getInstr().getWarpSize(); }
+int64_t MmaLayoutAttr::getNumWarps() const { return product(getWarpsPerCTA()); }
+
+Result<LinearLayout> MmaLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return matrixOperandLayout(MatrixOperand::Accumulator, toVector(shape), getInstr().getAcc(),
+                             toVector(getWarpsPerCTA()));
+}
+
+LogicalResult MmaLayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                            function_ref<InFlightDiagnostic()> emitError) const {
   return verifyEncodingCommon(*this, shape, emitError);
 }
 

@@ -29,6 +29,10 @@ struct HadronOpAsmInterface : OpAsmDialectInterface {
       os << "linear";
     else if (isa<DotOperandLayoutAttr>(attr))
       os << "dot_op";
+    else if (isa<MmaLayoutAttr>(attr))
+      os << "mma";
+    else if (isa<MatrixInstrAttr>(attr))
+      os << "matrix_instr";
     else if (isa<SwizzledSharedLayoutAttr>(attr))
       os << "swizzled";
     else if (isa<PaddedSharedLayoutAttr>(attr))

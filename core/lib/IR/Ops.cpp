@@ -656,6 +656,25 @@ LogicalResult DotOp::verify() {
   auto accLayout = dyn_cast_or_null<DistributedLayoutAttrInterface>(cType.getEncoding());
   if (!accLayout || accLayout.isPlaceholder())
     return success();
+  if (auto mma = dyn_cast<MmaLayoutAttr>(accLayout)) {
+    MatrixInstrAttr instr = mma.getInstr();
+    Type elem = aType.getElementType();
+    // f32 operands feed a tf32 instruction only when the dot asks for tf32.
+    bool readsAsTf32 = isa<FloatTF32Type>(instr.getAType()) && elem.isF32() &&
+                       getInputPrecision() == InputPrecision::tf32;
+    bool operandsMatch = readsAsTf32 ? isa<FloatTF32Type>(instr.getBType())
+                                     : instr.getAType() == elem && instr.getBType() == elem;
+    if (m % instr.getM() || n % instr.getN() || k % instr.getK())
+      return emitOpError() << "computes [" << m << ", " << n << "] with k = " << k
+                           << ", not a multiple of its matrix instruction \""
+                           << instr.getName() << "\" (" << instr.getM() << "x" << instr.getN()
+                           << "x" << instr.getK() << ")";
+    if (!operandsMatch || instr.getAccType() != cType.getElementType())
+      return emitOpError() << "multiplies " << elem << " into " << cType.getElementType()
+                             << " but its matrix instruction \"" << instr.getName()
+                             << "\" takes " << instr.getAType() << " x " << instr.getBType()
+                             << " -> " << instr.getAccType();
+  }
   RankedTensorType operandTypes[] = {aType, bType};
   for (auto [idx, type] : llvm::enumerate(operandTypes)) {
     auto opLayout = dyn_cast_or_null<DotOperandLayoutAttr>(type.getEncoding());

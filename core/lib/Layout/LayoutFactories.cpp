@@ -229,4 +229,68 @@ dotOperandLayout(int opIdx, const std::vector<int32_t> &shape,
   return blockedLayout(shape, wholeK, threadsPerWarp, warpsPerCTA, order);
 }
 
+Result<LinearLayout> matrixOperandLayout(MatrixOperand operand,
+                                         const std::vector<int32_t> &shape,
+                                         const LinearLayout &fragment,
+                                         const std::vector<int32_t> &warpsPerCTA) {
+  if (shape.size() != 2)
+    return Error("shape has rank " + std::to_string(shape.size()) +
+                 "; a matrix-instruction dot has rank 2");
+  if (auto why = checkShape(shape))
+    return Error(*why);
+  if (auto why = checkRank("warpsPerCTA", warpsPerCTA, 2))
+    return Error(*why);
+  if (auto why = checkPowersOf2("warpsPerCTA", warpsPerCTA))
+    return Error(*why);
+  if (fragment.getNumOutDims() != 2 || !fragment.hasInDim("register") ||
+      !fragment.hasInDim("lane") ||
+      (fragment.hasInDim("warp") && fragment.getInDimSize("warp") != 1))
+    return Error("a matrix fragment must map (register, lane) of one warp to (dim0, dim1)");
+  const int32_t rows = fragment.getOutDims()[0].size;
+  const int32_t cols = fragment.getOutDims()[1].size;
+  // Tensor dim holding M and N (-1: the operand has none; its warps of that
+  // kind replicate).
+  const int mDim = operand == MatrixOperand::B ? -1 : 0;
+  const int nDim = operand == MatrixOperand::A ? -1 : 1;
+  std::vector<Basis> registers, lanes, warps;
+  // A shape smaller than the fragment keeps the coordinates modulo the
+  // shape: registers that no longer move drop out, lanes replicate.
+  auto clamp = [&](Basis basis) {
+    for (size_t d = 0; d < 2; ++d)
+      basis[d] &= shape[d] - 1;
+    return basis;
+  };
+  auto isZero = [](const Basis &basis) { return basis[0] == 0 && basis[1] == 0; };
+  for (int i = 0; i < fragment.getInDimSizeLog2("register"); ++i)
+    if (Basis basis = clamp(fragment.getBasis("register", i)); !isZero(basis))
+      registers.push_back(std::move(basis));
+  for (int i = 0; i < fragment.getInDimSizeLog2("lane"); ++i)
+    lanes.push_back(clamp(fragment.getBasis("lane", i)));
+  // One CTA tile: the fragment times the warps along M and N.
+  int64_t cta[2] = {rows, cols};
+  auto addWarps = [&](int dim, int32_t count) {
+    for (int i = 0; i < log2Exact(count); ++i) {
+      if (dim < 0 || cta[dim] >= shape[dim]) {
+        warps.push_back(Basis(2, 0));
+        continue;
+      }
+      warps.push_back(along(2, dim, int32_t(cta[dim])));
+      cta[dim] *= 2;
+    }
+  };
+  addWarps(mDim, warpsPerCTA[0]);
+  addWarps(nDim, warpsPerCTA[1]);
+  // Repetitions: along the reduction dim (or N for the accumulator) first.
+  const int first = operand == MatrixOperand::B ? 0 : 1;
+  for (int d : {first, 1 - first})
+    for (int64_t step = cta[d]; step < shape[d]; step *= 2)
+      registers.push_back(along(2, d, int32_t(step)));
+  return LinearLayout::create({{"register", std::move(registers)},
+                               {"lane", std::move(lanes)},
+                               {"warp", std::move(warps)},
+                               {"block", {}}},
+                              tensorOutDims(shape),
+                              /*requireSurjective=*/true);
+}
+
 } // namespace hadron

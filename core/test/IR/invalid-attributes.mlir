@@ -356,7 +356,7 @@ func.func @linear_size(%t: tensor<8xf32, #l>)
 
 #l = #hd.linear<{register = [[0, 1], [1, 0]]}>
 #d = #hd.dot_op<{opIdx = 0, parent = #l}>
-// expected-error @+1 {{needs the target's matrix-instruction model; only blocked parents (FMA dot) are target-independent}}
+// expected-error @+1 {{has no operand layout; only #hd.blocked (FMA dot) and #hd.mma (matrix instruction) parents define one}}
 func.func @dot_of_linear(%t: tensor<2x2xf16, #d>)
 
 // -----

@@ -393,5 +393,106 @@ TEST(DotOperandLayoutTest, RejectsBadArguments) {
                "warpsPerCTA has 1 entries but shape has 2");
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix-instruction operands
+//===----------------------------------------------------------------------===//
+
+// The m16n8k16 f16/bf16 fragments of the PTX ISA (groupID g = lane >> 2,
+// t = lane % 4): A (g + 8*((i>>1)&1), 2t + (i&1) + 8*(i>=4)), B (2t + (i&1) +
+// 8*(i>=2), g), C (g + 8*(i>=2), 2t + (i&1)).
+LinearLayout fragment(Bases registers, int32_t rows, int32_t cols, Bases lanes) {
+  return ok(LinearLayout::create({{"register", std::move(registers)}, {"lane", std::move(lanes)}},
+                                 {{"dim0", rows}, {"dim1", cols}}, /*requireSurjective=*/true));
+}
+const Bases kRowLanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+LinearLayout fragA() { return fragment({{0, 1}, {8, 0}, {0, 8}}, 16, 16, kRowLanes); }
+LinearLayout fragB() {
+  return fragment({{1, 0}, {8, 0}}, 16, 8, {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}});
+}
+LinearLayout fragC() { return fragment({{0, 1}, {8, 0}}, 16, 8, kRowLanes); }
+
+Point at(int32_t reg, int32_t lane, int32_t warp, const LinearLayout &layout) {
+  return ok(layout.apply({{"register", reg}, {"lane", lane}, {"warp", warp}, {"block", 0}}));
+}
+
+TEST(MatrixOperandLayoutTest, AccumulatorTilesWarpsThenRepeatsAlongN) {
+  // 2x2 warps cover 32x16; [64, 32] repeats that twice along N, then M.
+  LinearLayout c = ok(matrixOperandLayout(MatrixOperand::Accumulator, {64, 32}, fragC(), {2, 2}));
+  EXPECT_EQ(c, distributed({{0, 1}, {8, 0}, {0, 16}, {32, 0}}, kRowLanes, {{16, 0}, {0, 8}},
+                           {64, 32}));
+  // Register 3 of lane 9 (g = 2, t = 1) in warp 3: the fragment's (10, 3)
+  // moved by warp (16, 8).
+  EXPECT_EQ(at(3, 9, 3, c), (Point{{"dim0", 26}, {"dim1", 11}}));
+}
+
+TEST(MatrixOperandLayoutTest, OperandsReplicateOverTheOtherWarps) {
+  LinearLayout a = ok(matrixOperandLayout(MatrixOperand::A, {32, 32}, fragA(), {2, 2}));
+  // M-warp steps 16 rows, the N-warp holds the same A; the K repetition
+  // comes before any M one.
+  EXPECT_EQ(a, distributed({{0, 1}, {8, 0}, {0, 8}, {0, 16}}, kRowLanes, {{16, 0}, {0, 0}},
+                           {32, 32}));
+  LinearLayout b = ok(matrixOperandLayout(MatrixOperand::B, {32, 32}, fragB(), {2, 2}));
+  EXPECT_EQ(b, distributed({{1, 0}, {8, 0}, {16, 0}, {0, 16}},
+                           {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}, {{0, 0}, {0, 8}}, {32, 32}));
+}
+
+TEST(MatrixOperandLayoutTest, EveryThreadHoldsTheOperandsOfItsAccumulator) {
+  // For each accumulator element a thread holds, it also holds its row of A
+  // and column of B at every K of each instruction step: the registers the
+  // lowering gathers by coordinate exist.
+  LinearLayout c = ok(matrixOperandLayout(MatrixOperand::Accumulator, {64, 64}, fragC(), {2, 4}));
+  LinearLayout a = ok(matrixOperandLayout(MatrixOperand::A, {64, 32}, fragA(), {2, 4}));
+  LinearLayout b = ok(matrixOperandLayout(MatrixOperand::B, {32, 64}, fragB(), {2, 4}));
+  auto held = [](const LinearLayout &l, int32_t lane, int32_t warp) {
+    std::set<std::pair<int32_t, int32_t>> out;
+    for (int32_t r = 0; r < l.getInDimSize("register"); ++r) {
+      Point p = at(r, lane, warp, l);
+      out.insert({p[0].second, p[1].second});
+    }
+    return out;
+  };
+  for (int32_t warp = 0; warp < 8; ++warp)
+    for (int32_t lane = 0; lane < 32; ++lane) {
+      auto cs = held(c, lane, warp), as = held(a, lane, warp), bs = held(b, lane, warp);
+      // Instruction tile (16x8) origins this thread accumulates into.
+      std::set<std::pair<int32_t, int32_t>> tiles;
+      for (auto [row, col] : cs)
+        tiles.insert({row & ~15, col & ~7});
+      for (auto [r0, c0] : tiles)
+        for (int32_t k0 = 0; k0 < 32; k0 += 16) {
+          // Every register of the thread's A fragment at (r0, k0) and of
+          // its B fragment at (k0, c0).
+          for (int32_t reg = 0; reg < 8; ++reg) {
+            Point f = ok(fragA().apply({{"register", reg}, {"lane", lane}}));
+            EXPECT_TRUE(as.count({r0 + f[0].second, k0 + f[1].second}))
+                << "A: warp " << warp << " lane " << lane << " tile " << r0 << "," << c0;
+          }
+          for (int32_t reg = 0; reg < 4; ++reg) {
+            Point f = ok(fragB().apply({{"register", reg}, {"lane", lane}}));
+            EXPECT_TRUE(bs.count({k0 + f[0].second, c0 + f[1].second}))
+                << "B: warp " << warp << " lane " << lane << " tile " << r0 << "," << c0;
+          }
+        }
+    }
+}
+
+TEST(MatrixOperandLayoutTest, ShapesBelowOneTileReplicate) {
+  // expand_dims of a row slice: [16, 1] keeps the rows, lanes along the
+  // columns replicate, the column register drops out.
+  LinearLayout c = ok(matrixOperandLayout(MatrixOperand::Accumulator, {16, 1}, fragC(), {1, 2}));
+  EXPECT_EQ(c, distributed({{8, 0}}, {{0, 0}, {0, 0}, {1, 0}, {2, 0}, {4, 0}}, {{0, 0}}, {16, 1}));
+}
+
+TEST(MatrixOperandLayoutTest, RejectsBadArguments) {
+  EXPECT_ERROR(matrixOperandLayout(MatrixOperand::A, {2, 16, 16}, fragA(), {1, 1}),
+               "has rank 3");
+  EXPECT_ERROR(matrixOperandLayout(MatrixOperand::A, {16, 16}, fragA(), {3, 1}),
+               "warpsPerCTA[0] = 3 is not a power of two");
+  EXPECT_ERROR(matrixOperandLayout(MatrixOperand::A, {16, 16}, fragA(), {1}),
+               "warpsPerCTA has 1 entries");
+  EXPECT_ERROR(matrixOperandLayout(MatrixOperand::A, {16, 24}, fragA(), {1, 1}),
+               "shape[1] = 24 is not a power of two");
+}
+
 } // namespace
 } // namespace hadron

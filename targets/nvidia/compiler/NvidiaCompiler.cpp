@@ -54,7 +54,7 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
                                "nvidia compile: unknown arch '" + opts.arch +
                                    "'; the nvidia target compiles for " + listedArchs());
 
-  hadron::nvidia::NvidiaHooks hooks;
+  hadron::nvidia::NvidiaHooks hooks(*model);
   auto targetAttr = [model](MLIRContext *ctx, unsigned numWarps) {
     const unsigned warpSizes[] = {model->warpSize};
     // All shared memory is dynamic (NvidiaKernelABI.h), so a CTA may use

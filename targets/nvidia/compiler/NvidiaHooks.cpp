@@ -3,6 +3,7 @@
 #include "NvidiaHooks.h"
 
 #include "../NvidiaKernelABI.h"
+#include "../model/NvidiaModel.h"
 
 #include "hadron/IR/Dialect.h"
 
@@ -276,6 +277,95 @@ void NvidiaHooks::assertTrue(OpBuilder &b, Location loc, Value condition, String
   auto check = module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper);
   LLVM::CallOp::create(b, loc, check,
                        ValueRange{condition, globalString(b, loc, module, message)});
+}
+
+namespace {
+
+/// The operands of an mma.sync as its PTX names them: 32-bit registers, each
+/// holding 32 / width consecutive elements of the fragment (.f16x2, .bf16x2,
+/// four s8), or one f32 / s32.
+SmallVector<Value> packWords(OpBuilder &b, Location loc, ValueRange elems) {
+  SmallVector<Value> words;
+  Type elem = elems.front().getType();
+  unsigned width = elem.getIntOrFloatBitWidth();
+  if (width == 32) {
+    for (Value v : elems)
+      words.push_back(isa<FloatType>(elem) ? LLVM::BitcastOp::create(b, loc, b.getI32Type(), v)
+                                           : v);
+    return words;
+  }
+  unsigned perWord = 32 / width;
+  auto vecType = VectorType::get({int64_t(perWord)}, elem);
+  for (size_t i = 0; i < elems.size(); i += perWord) {
+    Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+    for (unsigned j = 0; j < perWord; ++j)
+      vec = LLVM::InsertElementOp::create(b, loc, vec, elems[i + j], i32Const(b, loc, j));
+    words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec));
+  }
+  return words;
+}
+
+} // namespace
+
+Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, Location loc,
+                                                                 StringRef name, ValueRange a,
+                                                                 ValueRange bOperand,
+                                                                 ValueRange c) {
+  const MatrixInstr *instr = findMatrixInstr(name);
+  if (!instr)
+    return Error("matrix instruction \"" + name.str() + "\" is not one the NVIDIA model declares");
+  bool available = false;
+  for (const MatrixInstr *m : matrixInstructions(arch))
+    available |= m == instr;
+  if (!available)
+    return Error("matrix instruction \"" + name.str() + "\" needs " +
+                 (instr->needsArchSpecific ? "the arch-specific sm_" : "sm_") +
+                 std::to_string(instr->minComputeCapability) +
+                 (instr->needsArchSpecific ? "a" : "") + "; the kernel is compiled for " +
+                 arch.arch);
+  if (instr->family != MatrixFamily::MmaSync)
+    return Error("matrix instruction \"" + name.str() +
+                 "\" is issued by a warpgroup from shared memory; hd.dot on registers "
+                 "takes warp-level instructions (mma.*)");
+  if (a.empty() || bOperand.empty() || c.empty())
+    return Error("matrix instruction \"" + name.str() + "\" got an empty fragment");
+  SmallVector<Value> aWords = packWords(b, loc, a), bWords = packWords(b, loc, bOperand);
+  Type accType = c.front().getType();
+  bool floatAcc = isa<FloatType>(accType);
+  // "{$0..}, {A}, {B}, {C}": the accumulator inputs are tied to the outputs.
+  std::string text = std::string(instr->ptx) + " {";
+  std::string constraints;
+  unsigned next = 0;
+  auto list = [&](size_t count, const char *constraint) {
+    for (size_t i = 0; i < count; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(next++);
+      constraints += (constraints.empty() ? "" : ",") + std::string(constraint);
+    }
+  };
+  list(c.size(), floatAcc ? "=f" : "=r");
+  text += "}, {";
+  list(aWords.size(), "r");
+  text += "}, {";
+  list(bWords.size(), "r");
+  text += "}, {";
+  for (size_t i = 0; i < c.size(); ++i) {
+    text += (i ? ", $" : "$") + std::to_string(next++);
+    constraints += "," + std::to_string(i);
+  }
+  text += "};";
+  SmallVector<Value> operands(aWords);
+  operands.append(bWords);
+  operands.append(c.begin(), c.end());
+  SmallVector<Type> fields(c.size(), accType);
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, text, constraints, /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> d;
+  for (size_t i = 0; i < c.size(); ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return d;
 }
 
 } // namespace hadron::nvidia

@@ -19,8 +19,13 @@
 
 namespace hadron::nvidia {
 
+struct ArchModel;
+
 class NvidiaHooks : public TargetHooks {
 public:
+  /// Hooks for code that runs on `arch` (which decides the matrix
+  /// instructions it may issue).
+  explicit NvidiaHooks(const ArchModel &arch) : arch(arch) {}
   bool foldsThreadsIntoRegisters() const override { return false; }
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
@@ -43,6 +48,10 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                           mlir::ValueRange a, mlir::ValueRange bOperand,
+                           mlir::ValueRange c) override;
 
 private:
   static constexpr const char *kAssertHelper = "__hd_assert";
@@ -50,6 +59,7 @@ private:
   mlir::Value shuffle32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                         mlir::Value laneOrMask, ShuffleKind kind);
 
+  const ArchModel &arch;
   /// Computed at the start of the kernel's entry block (op results, so they
   /// survive the signature conversion and dominate every use).
   mlir::Value lane, warp;

@@ -120,4 +120,45 @@ Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand oper
                               /*requireSurjective=*/true);
 }
 
+namespace {
+/// The MLIR spelling of a model type name.
+std::string mlirType(const std::string &type) {
+  if (type == "s8")
+    return "i8";
+  if (type == "s32")
+    return "i32";
+  return type;
+}
+
+std::string basesText(const LinearLayout &layout, const char *in) {
+  std::string s = "[";
+  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
+    const LinearLayout::Basis &b = layout.getBasis(in, i);
+    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
+  }
+  return s + "]";
+}
+} // namespace
+
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
+  if (instr.family != MatrixFamily::MmaSync)
+    return Error(std::string(instr.name) +
+                 ": issued by a warpgroup from shared memory; no #hd.matrix_instr describes it");
+  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name +
+                     "\", shape = [" + std::to_string(instr.m) + ", " +
+                     std::to_string(instr.n) + ", " + std::to_string(instr.k) +
+                     "], aType = " + mlirType(instr.aType) + ", bType = " + mlirType(instr.bType) +
+                     ", accType = " + mlirType(instr.accType);
+  const std::pair<const char *, MatrixOperand> operands[] = {
+      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
+  for (auto [key, operand] : operands) {
+    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
+    if (!fragment)
+      return Error(fragment.error());
+    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
+            ", lane = " + basesText(*fragment, "lane") + "}";
+  }
+  return text + "}>";
+}
+
 } // namespace hadron::nvidia

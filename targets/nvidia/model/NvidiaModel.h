@@ -96,7 +96,7 @@ enum class MatrixFamily {
 enum class MatrixOperand { A, B, Accumulator };
 
 /// A matrix (tensor core) instruction: D (MxN) = A (MxK) * B (KxN) + C.
-/// Declared only; the lowering of hd.dot to them comes later.
+/// hd.dot on an #hd.mma layout issues the mma.sync ones (NvidiaHooks).
 struct MatrixInstr {
   const char *name; ///< "mma.m16n8k16.f16": the `instr` of an #hd.mma layout
   const char *ptx;  ///< the PTX instruction it stands for
@@ -125,6 +125,12 @@ const MatrixInstr *findMatrixInstr(std::string_view name);
 /// N the instruction does not have.
 Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand operand,
                                     unsigned n = 0);
+
+/// The `#hd.matrix_instr<{...}>` attribute of an mma.sync instruction, as
+/// kernels name it in their `#hd.mma` layouts: its name, shape, types and
+/// fragments. An error for instructions issued from shared memory (wgmma),
+/// whose operand B has no register fragment.
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr);
 
 } // namespace hadron::nvidia
 

@@ -9,9 +9,14 @@
 //  - without a toolkit (CUDA_HOME pointed at an empty directory): PTX as
 //    the binary, and a loud error naming the libdevice function a math
 //    kernel needs;
+//  - hd.dot on the #hd.mma layout of every mma.sync instruction the model
+//    declares: the PTX issues that instruction, ptxas accepts it, and an
+//    arch without it is refused by name;
 //  - bad input: a 64-lane warp layout, an unknown arch.
 //
 //===----------------------------------------------------------------------===//
+
+#include "MmaDotKernel.h"
 
 #include "hadron/plugin/plugin.h"
 
@@ -163,6 +168,64 @@ INSTANTIATE_TEST_SUITE_P(
           ch = '_';
       return name;
     });
+
+std::vector<std::string> mmaSyncInstructions() {
+  std::vector<std::string> names;
+  for (const hadron::nvidia::MatrixInstr &instr : hadron::nvidia::matrixInstructions())
+    if (instr.family == hadron::nvidia::MatrixFamily::MmaSync)
+      names.push_back(instr.name);
+  return names;
+}
+
+class MmaDotCompiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MmaDotCompiles, IssuesTheInstructionOnEveryArchThatHasIt) {
+  const hadron::nvidia::MatrixInstr *instr = hadron::nvidia::findMatrixInstr(GetParam());
+  ASSERT_NE(instr, nullptr);
+  hadron::Result<std::string> ir = hadron::nvidia::testing::mmaDotKernel(*instr);
+  ASSERT_TRUE(ir.ok()) << ir.error();
+  // M = 4m, N = 4n over 2x2 warps: 2x2 tiles per warp, two K steps.
+  const size_t perWarp = 8;
+  for (const char *arch : {"sm_80", "sm_90a", "sm_100a"}) {
+    Compiled c = compile(*ir, arch);
+    ASSERT_EQ(c.status, HD_OK) << arch << ":\n" << c.message << "\n" << *ir;
+    size_t count = 0;
+    for (size_t at = c.ptx.find(instr->ptx); at != std::string::npos;
+         at = c.ptx.find(instr->ptx, at + 1))
+      ++count;
+    EXPECT_EQ(count, perWarp) << arch << "\n" << c.ptx;
+    if (ptxasAvailable()) {
+      EXPECT_TRUE(isCudaElf(c.binary)) << arch;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(NvidiaCompiler, MmaDotCompiles,
+                         ::testing::ValuesIn(mmaSyncInstructions()), [](const auto &info) {
+                           std::string name = info.param;
+                           for (char &ch : name)
+                             if (!isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
+                           return name;
+                         });
+
+TEST(NvidiaCompiler, MmaOfALaterArchIsRefusedByName) {
+  // wgmma is sm_90a's alone, and has no register form: hd.dot on registers
+  // refuses it, naming both.
+  std::string ir = *hadron::nvidia::testing::mmaDotKernel(
+      *hadron::nvidia::findMatrixInstr("mma.m16n8k16.bf16"));
+  std::string renamed = ir;
+  renamed.replace(renamed.find("mma.m16n8k16.bf16"), 17, "wgmma.m64nNk16.bf16");
+  Compiled c = compile(renamed, "sm_90a");
+  ASSERT_NE(c.status, HD_OK);
+  EXPECT_NE(c.message.find("\"wgmma.m64nNk16.bf16\" is issued by a warpgroup"), std::string::npos)
+      << c.message;
+  c = compile(renamed, "sm_80");
+  ASSERT_NE(c.status, HD_OK);
+  EXPECT_NE(c.message.find("needs the arch-specific sm_90a; the kernel is compiled for sm_80"),
+            std::string::npos)
+      << c.message;
+}
 
 TEST(NvidiaCompiler, EveryArchCompilesVectorAdd) {
   const std::string ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");

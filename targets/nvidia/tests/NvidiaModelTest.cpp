@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <set>
 
@@ -161,6 +163,38 @@ TEST(NvidiaModel, EveryFragmentIsAValidLayoutOfTheInstructionShape) {
       EXPECT_TRUE(l.value().isInvertible()) << l.value().toString();
     }
   }
+}
+
+TEST(NvidiaModel, MatrixInstrAttributeSpellsTheFragments) {
+  const MatrixInstr *bf16 = findMatrixInstr("mma.m16n8k16.bf16");
+  ASSERT_NE(bf16, nullptr);
+  Result<std::string> attr = matrixInstrAttribute(*bf16);
+  ASSERT_TRUE(attr.ok()) << attr.error();
+  // The PTX ISA's m16n8k16 fragments, as bases (row, col).
+  EXPECT_EQ(*attr,
+            "#hd.matrix_instr<{name = \"mma.m16n8k16.bf16\", shape = [16, 8, 16], aType = bf16, "
+            "bType = bf16, accType = f32, a = {register = [[0, 1], [8, 0], [0, 8]], lane = [[0, "
+            "2], [0, 4], [1, 0], [2, 0], [4, 0]]}, b = {register = [[1, 0], [8, 0]], lane = [[2, "
+            "0], [4, 0], [0, 1], [0, 2], [0, 4]]}, acc = {register = [[0, 1], [8, 0]], lane = "
+            "[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>");
+  Result<std::string> s8 = matrixInstrAttribute(*findMatrixInstr("mma.m16n8k32.s8"));
+  ASSERT_TRUE(s8.ok()) << s8.error();
+  EXPECT_NE(s8->find("aType = i8, bType = i8, accType = i32"), std::string::npos) << *s8;
+  Result<std::string> wgmma = matrixInstrAttribute(*findMatrixInstr("wgmma.m64nNk16.bf16"));
+  ASSERT_FALSE(wgmma.ok());
+  EXPECT_NE(wgmma.error().find("issued by a warpgroup from shared memory"), std::string::npos);
+}
+
+TEST(NvidiaModel, TheGemmExampleNamesTheModelsInstruction) {
+  // examples/nvidia/matmul_mma_bf16.mlir spells the attribute out; it must
+  // be the model's, or the example and the hardware disagree.
+  std::ifstream in(HADRON_SOURCE_DIR "/examples/nvidia/matmul_mma_bf16.mlir");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  Result<std::string> attr = matrixInstrAttribute(*findMatrixInstr("mma.m16n8k16.bf16"));
+  ASSERT_TRUE(attr.ok());
+  EXPECT_NE(text.str().find("#instr = " + *attr + "\n"), std::string::npos);
 }
 
 TEST(NvidiaModel, WgmmaAccumulatorPerN) {

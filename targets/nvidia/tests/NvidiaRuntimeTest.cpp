@@ -11,11 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaDotKernel.h"
+
 #include "hadron/runtime/Runtime.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -348,6 +352,152 @@ TEST_F(NvidiaGpu, BadPtxShowsTheJitLog) {
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.status().message().find("cuModuleLoadDataEx"), std::string::npos)
       << m.status().message();
+}
+
+/// Bits of a float that bf16 / f16 hold exactly (small integers, or values
+/// already rounded to the format).
+uint16_t bf16Bits(float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  return static_cast<uint16_t>(u >> 16);
+}
+uint16_t f16BitsExact(float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  uint32_t sign = (u >> 16) & 0x8000u, exp = (u >> 23) & 0xff, man = u & 0x7fffffu;
+  if (exp == 0)
+    return static_cast<uint16_t>(sign);
+  return static_cast<uint16_t>(sign | ((exp - 127 + 15) << 10) | (man >> 13));
+}
+float bf16Round(float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  u = (u + 0x7fffu + ((u >> 16) & 1)) & 0xffff0000u;
+  std::memcpy(&v, &u, 4);
+  return v;
+}
+
+class NvidiaMma : public NvidiaGpu, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
+  namespace nv = hadron::nvidia;
+  const nv::MatrixInstr *instr = nv::findMatrixInstr(GetParam());
+  ASSERT_NE(instr, nullptr);
+  hd_device_info info = dev->info();
+  if (std::atoi(info.arch + 3) < static_cast<int>(instr->minComputeCapability)) // "sm_90a"
+    GTEST_SKIP() << info.arch << " has no " << instr->name;
+  hadron::Result<std::string> ir = nv::testing::mmaDotKernel(*instr);
+  ASSERT_TRUE(ir.ok()) << ir.error();
+  auto m = dev->loadIR(*ir);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  auto kernel = m->kernel("mma_dot");
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const nv::testing::MmaDotShape s = nv::testing::mmaDotShape(*instr);
+  // Small integers: every product and sum is exact in each type, so the
+  // result must equal the host's whatever order the unit adds in.
+  const bool ints = s.elem == "i8";
+  std::uniform_int_distribution<int> small(ints ? -128 : -8, ints ? 127 : 8);
+  std::vector<int> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
+  for (int &v : a)
+    v = small(rng);
+  for (int &v : b)
+    v = small(rng);
+  for (int &v : c)
+    v = small(rng) * 16;
+  auto upload = [&](const std::vector<int> &values, const std::string &elem) {
+    size_t width = elem == "i8" ? 1 : elem == "f32" || elem == "i32" ? 4 : 2;
+    std::vector<uint8_t> bytes(values.size() * width);
+    for (size_t i = 0; i < values.size(); ++i) {
+      float f = static_cast<float>(values[i]);
+      int32_t i32 = values[i];
+      uint16_t h = elem == "bf16" ? bf16Bits(f) : f16BitsExact(f);
+      const void *src = elem == "f32" ? static_cast<const void *>(&f)
+                        : elem == "i32" || elem == "i8" ? static_cast<const void *>(&i32)
+                                                        : static_cast<const void *>(&h);
+      std::memcpy(&bytes[i * width], src, width);
+    }
+    auto buffer = dev->alloc(bytes.size());
+    EXPECT_TRUE(buffer.ok() && buffer->upload(bytes).ok());
+    return std::move(*buffer);
+  };
+  auto da = upload(a, s.elem), db = upload(b, s.elem), dc = upload(c, s.acc);
+  std::vector<uint32_t> out(s.m * s.n, 0x7fc00001u); // a NaN (f32), not a likely i32
+  auto dd = dev->alloc(out.size() * 4);
+  ASSERT_TRUE(dd.ok() && dd->upload(out).ok());
+  ASSERT_TRUE(kernel->launch({1, 1, 1}, {da.arg(), db.arg(), dc.arg(), dd->arg()}).ok());
+  ASSERT_TRUE(dd->download(out).ok());
+  for (int i = 0; i < s.m; ++i)
+    for (int j = 0; j < s.n; ++j) {
+      int64_t ref = c[i * s.n + j];
+      for (int t = 0; t < s.k; ++t)
+        ref += int64_t(a[i * s.k + t]) * b[t * s.n + j];
+      uint32_t bits = out[i * s.n + j];
+      double got;
+      if (s.acc == "i32") {
+        got = static_cast<int32_t>(bits);
+      } else {
+        float f;
+        std::memcpy(&f, &bits, 4);
+        got = f;
+      }
+      ASSERT_EQ(got, double(ref)) << instr->name << " D[" << i << "][" << j << "]";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaMma, ::testing::ValuesIn([] {
+                           std::vector<std::string> names;
+                           for (const auto &instr : hadron::nvidia::matrixInstructions())
+                             if (instr.family == hadron::nvidia::MatrixFamily::MmaSync)
+                               names.push_back(instr.name);
+                           return names;
+                         }()),
+                         [](const auto &info) {
+                           std::string name = info.param;
+                           for (char &ch : name)
+                             if (!isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
+                           return name;
+                         });
+
+TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
+  auto module = load(example("nvidia/matmul_mma_bf16.mlir"));
+  ASSERT_TRUE(module);
+  auto gemm = module->kernel("matmul_mma");
+  ASSERT_TRUE(gemm.ok()) << gemm.status().message();
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  for (auto [m, n, k] : {std::array<int, 3>{128, 128, 32}, {256, 384, 96}, {512, 256, 1024}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+    std::vector<float> a(m * k), b(k * n);
+    std::vector<uint16_t> abits(m * k), bbits(k * n);
+    for (int i = 0; i < m * k; ++i)
+      a[i] = bf16Round(dist(rng)), abits[i] = bf16Bits(a[i]);
+    for (int i = 0; i < k * n; ++i)
+      b[i] = bf16Round(dist(rng)), bbits[i] = bf16Bits(b[i]);
+    const int slack = 64;
+    std::vector<float> c(m * n + slack, std::nanf(""));
+    auto da = dev->alloc(abits.size() * 2), db = dev->alloc(bbits.size() * 2),
+         dc = dev->alloc(c.size() * 4);
+    ASSERT_TRUE(da.ok() && db.ok() && dc.ok());
+    ASSERT_TRUE(da->upload(abits).ok() && db->upload(bbits).ok() && dc->upload(c).ok());
+    Status st = gemm->launch({uint32_t(m / 128), uint32_t(n / 128), 1},
+                             {da->arg(), db->arg(), dc->arg(), arg::i32(m), arg::i32(n),
+                              arg::i32(k)});
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_TRUE(dc->download(c).ok());
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double ref = 0, mag = 0;
+        for (int t = 0; t < k; ++t) {
+          ref += double(a[i * k + t]) * b[t * n + j];
+          mag += std::fabs(double(a[i * k + t]) * b[t * n + j]);
+        }
+        // Products of bf16 are exact in f32; the f32 sums' error is bounded
+        // by k * 2^-24 * sum |a b| in any order.
+        ASSERT_NEAR(c[i * n + j], ref, k * 0x1p-24 * mag + 1e-30) << "C[" << i << "][" << j << "]";
+      }
+    for (int i = m * n; i < m * n + slack; ++i)
+      ASSERT_TRUE(std::isnan(c[i])) << "element " << i << " past C was written";
+  }
 }
 
 } // namespace

@@ -90,6 +90,18 @@ public:
   /// Stops the kernel with `message` where `condition` (i1) is false.
   virtual void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                           llvm::StringRef message) = 0;
+
+  /// D = A * B + C on one matrix instruction named `instr` (an
+  /// #hd.matrix_instr the target's model declares), issued by the calling
+  /// thread's warp. `a`, `b` and `c` are the thread's registers of the
+  /// instruction's fragments, in the order the fragments number them; the
+  /// result is D's registers in the accumulator's order. A target that cannot
+  /// issue `instr` returns an error naming it (the default: no matrix units).
+  virtual Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                           mlir::ValueRange a, mlir::ValueRange bOperand, mlir::ValueRange c) {
+    return Error("the target has no matrix instruction \"" + instr.str() + "\"");
+  }
 };
 
 /// Lowers every kernel of `module` (hd ops, arith/math/scf/cf/func on tiles)

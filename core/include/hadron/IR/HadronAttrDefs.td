@@ -87,6 +87,57 @@ def Hadron_LinearLayoutAttr : Hadron_DistributedLayout<"LinearLayout", "linear">
   let genVerifyDecl = 1;
 }
 
+def Hadron_MatrixInstrAttr : Hadron_Attr<"MatrixInstr", "matrix_instr"> {
+  let summary = "A matrix instruction a target declares, with its fragments";
+  let description = [{
+    D (m x n) = A (m x k) * B (k x n) + C, issued by one warp. `a`, `b` and
+    `acc` are the fragments: which register of which lane holds which element
+    of the instruction's operand, as linear-layout bases (row, column). The
+    target's model provides these; `instr` of an `#hd.mma` layout names one.
+    `aType`/`bType` are the operand element types the instruction reads (tf32
+    for f32 operands read at tf32 precision), `accType` the accumulator's.
+
+    ```mlir
+    #instr = #hd.matrix_instr<{name = "mma.m16n8k8.f16", shape = [16, 8, 8],
+        aType = f16, bType = f16, accType = f32,
+        a = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]},
+        b = {register = [[1, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]},
+        acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"instruction name">:$name,
+                        "unsigned":$m, "unsigned":$n, "unsigned":$k,
+                        "::mlir::Type":$aType, "::mlir::Type":$bType,
+                        "::mlir::Type":$accType,
+                        Hadron_LinearLayoutParam:$a,
+                        Hadron_LinearLayoutParam:$b,
+                        Hadron_LinearLayoutParam:$acc);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Lanes of the warp that issues it.
+    int64_t getWarpSize() const { return getAcc().getInDimSize("lane"); }
+  }];
+}
+
+def Hadron_MmaLayoutAttr : Hadron_DistributedLayout<"MmaLayout", "mma"> {
+  let summary = "The accumulator layout of a dot on a matrix instruction";
+  let description = [{
+    The instruction's accumulator fragment tiled over a warpsPerCTA = [wm, wn]
+    grid of warps, then repeated in registers over the tensor (see
+    `matrixOperandLayout` in LayoutFactories.h). Its `#hd.dot_op` operands
+    tile the instruction's A and B fragments the same way.
+
+    ```mlir
+    #mma = #hd.mma<{instr = #instr, warpsPerCTA = [2, 2]}>
+    ```
+  }];
+  let parameters = (ins "MatrixInstrAttr":$instr,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def Hadron_DotOperandLayoutAttr : Hadron_DistributedLayout<"DotOperandLayout", "dot_op", ["isPlaceholder"]> {
   let summary = "Layout of operand `opIdx` of a dot whose result has layout `parent`";
   let description = [{

@@ -107,6 +107,37 @@ dotOperandLayout(int opIdx, const std::vector<int32_t> &shape,
                  const std::vector<int32_t> &warpsPerCTA,
                  const std::vector<int32_t> &order);
 
+/// Which operand of a matrix instruction D = A * B + C a fragment belongs to.
+enum class MatrixOperand { A, B, Accumulator };
+
+/// The layout of a rank 2 operand of a dot that runs on a matrix instruction
+/// D (m x n) = A (m x k) * B (k x n) + C, spread over a warpsPerCTA = [wm, wn]
+/// grid of warps.
+///
+/// `fragment` is what one warp holds of one instruction's operand, as the
+/// target's model declares it: in dims "register" and "lane" (a "warp" in dim
+/// of size 1 is allowed) to out dims "dim0" (rows) and "dim1" (columns) of
+/// the instruction's tile, m x k for A, k x n for B, m x n for the
+/// accumulator. Register i of the fragment is the instruction's i-th operand
+/// element, so a lowering finds an instruction's registers by coordinate.
+///
+/// The fragment is tiled over `shape` ([M, K], [K, N] or [M, N]):
+///  * warps: the first log2(wm) warp bits step along M by the fragment's
+///    rows, the next log2(wn) along N by its columns. A's N-warps and B's
+///    M-warps get zero bases: they need the same operand elements. A warp
+///    step past the shape is zero too (replication).
+///  * registers: the fragment's registers come first, then repetitions along
+///    K (A and B) or N (the accumulator), then along the other dim, each one
+///    CTA tile apart.
+/// A shape smaller than one instruction tile keeps the fragment's
+/// coordinates modulo the shape (its registers that no longer move are
+/// dropped, its lanes replicate), as expand_dims of a sliced accumulator
+/// needs; a dot needs whole tiles. The result is surjective.
+Result<LinearLayout> matrixOperandLayout(MatrixOperand operand,
+                                         const std::vector<int32_t> &shape,
+                                         const LinearLayout &fragment,
+                                         const std::vector<int32_t> &warpsPerCTA);
+
 } // namespace hadron
 
 #endif // HADRON_LAYOUT_LAYOUTFACTORIES_H

@@ -1,0 +1,23 @@
+// #hd.matrix_instr and #hd.mma: they print in a form that parses back, a dot
+// on them verifies its types and shapes against the instruction, and every
+// malformed field is an error that names it.
+// RUN: hadron-opt %s -split-input-file | hadron-opt -split-input-file | FileCheck %s
+
+// The m16n8k16 bf16 instruction as the NVIDIA model declares it (fragments
+// of the PTX ISA); the names and numbers are data to the core.
+// CHECK: #[[INSTR:.*]] = #hd.matrix_instr<{name = "mma.m16n8k16.bf16", shape = [16, 8, 16], aType = bf16, bType = bf16, accType = f32, a = {register = {{\[\[}}0, 1], [8, 0], [0, 8]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, b = {register = {{\[\[}}1, 0], [8, 0]], lane = {{\[\[}}2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]}, acc = {register = {{\[\[}}0, 1], [8, 0]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>
+// CHECK: #[[MMA:.*]] = #hd.mma<{instr = #[[INSTR]], warpsPerCTA = [2, 4]}>
+// CHECK: #hd.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 1}>
+// CHECK-LABEL: func.func @dot_on_matrix_unit
+// CHECK: hd.dot
+#instr = #hd.matrix_instr<{name = "mma.m16n8k16.bf16", shape = [16, 8, 16], aType = bf16, bType = bf16, accType = f32, a = {register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, b = {register = [[1, 0], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]}, acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>
+#mma = #hd.mma<{instr = #instr, warpsPerCTA = [2, 4]}>
+#a = #hd.dot_op<{opIdx = 0, parent = #mma}>
+#b = #hd.dot_op<{opIdx = 1, parent = #mma}>
+#rows = #hd.slice<{dim = 1, parent = #mma}>
+func.func @dot_on_matrix_unit(%x: tensor<64x32xbf16, #a>, %y: tensor<32x64xbf16, #b>, %c: tensor<64x64xf32, #mma>, %r: tensor<64xf32, #rows>) -> tensor<64x64xf32, #mma> {
+  %d = hd.dot %x, %y, %c : tensor<64x32xbf16, #a> * tensor<32x64xbf16, #b> -> tensor<64x64xf32, #mma>
+  // A slice of the accumulator expands back into a column of it.
+  %col = hd.expand_dims %r axis = 1 : tensor<64xf32, #rows> -> tensor<64x1xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

@@ -1,0 +1,102 @@
+//===- MmaDotKernel.h - One hd.dot per mma.sync instruction, for tests ----===//
+//
+// D = A * B + C for row-major A (M x K), B (K x N), C and D (M x N) in one
+// CTA of 2x2 warps, on the #hd.mma layout of one of the model's mma.sync
+// instructions: M = 4m, N = 4n, K = 2k, so each warp repeats the instruction
+// along M and N and the dot takes two K steps. Operands are loaded in a
+// blocked layout and converted to the operand layouts; the accumulator goes
+// back to the blocked layout before the store, so both directions of the
+// conversion run too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TARGETS_NVIDIA_TESTS_MMADOTKERNEL_H
+#define HADRON_TARGETS_NVIDIA_TESTS_MMADOTKERNEL_H
+
+#include "model/NvidiaModel.h"
+
+#include <string>
+
+namespace hadron::nvidia::testing {
+
+struct MmaDotShape {
+  int m, n, k;
+  std::string elem, acc; ///< MLIR element types of A/B and of C/D
+  bool tf32;             ///< f32 operands read at tf32 precision
+};
+
+inline MmaDotShape mmaDotShape(const MatrixInstr &instr) {
+  std::string a = instr.aType;
+  return {int(4 * instr.m), int(4 * instr.n), int(2 * instr.k),
+          a == "tf32" ? "f32" : a == "s8" ? "i8" : a,
+          std::string(instr.accType) == "s32" ? "i32" : "f32", a == "tf32"};
+}
+
+/// The kernel `mma_dot(a, b, c, d)`, or an error for an instruction without
+/// an #hd.matrix_instr (wgmma).
+inline Result<std::string> mmaDotKernel(const MatrixInstr &instr) {
+  Result<std::string> attr = matrixInstrAttribute(instr);
+  if (!attr)
+    return attr;
+  const MmaDotShape s = mmaDotShape(instr);
+  std::string ir = "#instr = " + *attr + "\n" +
+                   "#mma = #hd.mma<{instr = #instr, warpsPerCTA = [2, 2]}>\n"
+                   "#a_op = #hd.dot_op<{opIdx = 0, parent = #mma}>\n"
+                   "#b_op = #hd.dot_op<{opIdx = 1, parent = #mma}>\n"
+                   "#ld = #hd.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
+                   "warpsPerCTA = [2, 2], order = [1, 0]}>\n"
+                   "#rows = #hd.slice<{dim = 1, parent = #ld}>\n"
+                   "#cols = #hd.slice<{dim = 0, parent = #ld}>\n"
+                   "module attributes {hd.num_warps = 4 : i32} {\n"
+                   "  func.func @mma_dot(%a: !hd.ptr<" + s.elem + ">, %b: !hd.ptr<" + s.elem +
+                   ">, %c: !hd.ptr<" + s.acc + ">, %d: !hd.ptr<" + s.acc +
+                   ">) attributes {hd.kernel} {\n";
+  auto tensor = [](int r, int c, const std::string &elem, const char *layout) {
+    return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" + elem + ", " + layout +
+           ">";
+  };
+  // Pointers to the elements of an r x c row-major matrix, in #ld.
+  auto pointers = [&](const std::string &x, int r, int c, const std::string &elem) {
+    std::string R = std::to_string(r), C = std::to_string(c), v = "%" + x + "_";
+    std::string ptrT = tensor(r, c, "!hd.ptr<" + elem + ">", "#ld");
+    std::string offT = tensor(r, c, "i32", "#ld");
+    ir += "    " + v + "r = hd.arange 0 to " + R + " : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "s = arith.constant dense<" + C + "> : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "rs = arith.muli " + v + "r, " + v + "s : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "r2 = hd.expand_dims " + v + "rs axis = 1 : tensor<" + R +
+          "xi32, #rows> -> tensor<" + R + "x1xi32, #ld>\n" +
+          "    " + v + "rb = hd.broadcast " + v + "r2 : tensor<" + R + "x1xi32, #ld> -> " + offT +
+          "\n" + "    " + v + "c = hd.arange 0 to " + C + " : tensor<" + C + "xi32, #cols>\n" +
+          "    " + v + "c2 = hd.expand_dims " + v + "c axis = 0 : tensor<" + C +
+          "xi32, #cols> -> tensor<1x" + C + "xi32, #ld>\n" +
+          "    " + v + "cb = hd.broadcast " + v + "c2 : tensor<1x" + C + "xi32, #ld> -> " + offT +
+          "\n" + "    " + v + "off = arith.addi " + v + "rb, " + v + "cb : " + offT + "\n" +
+          "    " + v + "p = hd.splat %" + x + " : " + ptrT + "\n" +
+          "    " + v + "ptrs = hd.addptr " + v + "p, " + v + "off : " + ptrT + ", " + offT + "\n";
+    return v + "ptrs";
+  };
+  std::string pa = pointers("a", s.m, s.k, s.elem), pb = pointers("b", s.k, s.n, s.elem);
+  std::string pc = pointers("c", s.m, s.n, s.acc), pd = pointers("d", s.m, s.n, s.acc);
+  std::string aT = tensor(s.m, s.k, s.elem, "#ld"), bT = tensor(s.k, s.n, s.elem, "#ld");
+  std::string cT = tensor(s.m, s.n, s.acc, "#ld");
+  std::string aOp = tensor(s.m, s.k, s.elem, "#a_op"), bOp = tensor(s.k, s.n, s.elem, "#b_op");
+  std::string acc = tensor(s.m, s.n, s.acc, "#mma");
+  auto ptrs = [&](int r, int c, const std::string &elem) {
+    return tensor(r, c, "!hd.ptr<" + elem + ">", "#ld");
+  };
+  ir += "    %av = hd.load " + pa + " : " + ptrs(s.m, s.k, s.elem) + "\n" +
+        "    %bv = hd.load " + pb + " : " + ptrs(s.k, s.n, s.elem) + "\n" +
+        "    %cv = hd.load " + pc + " : " + ptrs(s.m, s.n, s.acc) + "\n" +
+        "    %ao = hd.convert_layout %av : " + aT + " -> " + aOp + "\n" +
+        "    %bo = hd.convert_layout %bv : " + bT + " -> " + bOp + "\n" +
+        "    %co = hd.convert_layout %cv : " + cT + " -> " + acc + "\n" +
+        "    %do = hd.dot %ao, %bo, %co" +
+        (s.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " + aOp + " * " + bOp +
+        " -> " + acc + "\n" + "    %dv = hd.convert_layout %do : " + acc + " -> " + cT + "\n" +
+        "    hd.store " + pd + ", %dv : " + ptrs(s.m, s.n, s.acc) + "\n" +
+        "    return\n  }\n}\n";
+  return ir;
+}
+
+} // namespace hadron::nvidia::testing
+
+#endif // HADRON_TARGETS_NVIDIA_TESTS_MMADOTKERNEL_H
