@@ -16,6 +16,7 @@
 #include "Bench.h"
 #include "HostLoops.h"
 #include "Kernels.h"
+#include "Matmul.h"
 #include "RawCuda.h"
 
 #include "hadron/runtime/Runtime.hpp"
@@ -52,6 +53,7 @@ struct Options {
   uint64_t n = 0; ///< 0: the mode's default
   std::vector<std::pair<uint32_t, uint32_t>> shapes;
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
+  std::vector<uint32_t> matmulSizes; ///< --matmul; empty: 4096, 8192
   unsigned reps = 0; ///< 0: the mode's default
   unsigned warmup = 3;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -69,7 +71,9 @@ const char kUsage[] =
     "                    [--config B:S:W[,...]] [--cubin FILE] [--launches N]\n"
     "       hadron-bench --compile-only PLUGIN:ARCH [--cubin-out FILE] [--only LIST] ...\n"
     "  --device     runtime selector: host (default), nvidia, nvidia:1, ...\n"
-    "  --only       comma list of copy, add, softmax, launch (default copy,add,softmax)\n"
+    "  --only       comma list of copy, add, softmax, matmul, launch (default copy,add,softmax)\n"
+    "  --matmul     square GEMM sizes, multiples of 128 (default 4096,8192): the bf16\n"
+    "               mma.sync kernel of examples/nvidia (GPUs with matrix instructions)\n"
     "  --n          floats for copy/add (default: host 64Mi, GPU 2^28; a multiple of 16)\n"
     "  --softmax    row shapes (default: host 8192x1024, GPU 32768x1024,8192x8192;\n"
     "               columns a multiple of 16)\n"
@@ -138,8 +142,9 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
         return false;
       o.only.clear();
       for (const std::string &item : splitList(v)) {
-        if (item != "copy" && item != "add" && item != "softmax" && item != "launch") {
-          why = "--only: unknown benchmark '" + item + "' (copy, add, softmax, launch)";
+        if (item != "copy" && item != "add" && item != "softmax" && item != "launch" &&
+            item != "matmul") {
+          why = "--only: unknown benchmark '" + item + "' (copy, add, softmax, matmul, launch)";
           return false;
         }
         o.only.insert(item);
@@ -200,6 +205,18 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
         }
         o.configs.push_back({static_cast<uint32_t>(f[0]), static_cast<uint32_t>(f[1]),
                              static_cast<uint32_t>(f[2])});
+      }
+    } else if (flag == "--matmul") {
+      if (!value(v))
+        return false;
+      for (const std::string &item : splitList(v)) {
+        char *end = nullptr;
+        unsigned long size = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end || size == 0 || size % 128 || size > 32768) {
+          why = "--matmul: '" + item + "' is not a size that is a multiple of 128 up to 32768";
+          return false;
+        }
+        o.matmulSizes.push_back(static_cast<uint32_t>(size));
       }
     } else if (flag == "--reps") {
       if (!number(u, 1, 100000))
@@ -827,6 +844,8 @@ int compileOnly(rt::Context &ctx, const Options &o) {
                       false});
   jobs.push_back({"launch kernel " + kLaunchConfig.describe(), kernelIR(Op::Copy, kLaunchConfig),
                   kernelName(Op::Copy), true});
+  if (o.only.count("matmul"))
+    jobs.push_back({"matmul", matmulIR(), matmulKernelName(), false});
 
   auto t0 = Clock::now();
   int failed = 0;
@@ -920,6 +939,19 @@ int main(int argc, char **argv) {
       printOutcome(r, hostLoops);
       report(json, r, hostLoops);
       failures.insert(failures.end(), r.failures.begin(), r.failures.end());
+    }
+    if (o.only.count("matmul")) {
+      // On a host the FMA form of a 128x128x32 tile takes minutes to compile.
+      if (!gpu) {
+        std::printf("\nmatmul: skipped on %s; it runs where the kernel's matrix instruction "
+                    "does\n", dev->name().c_str());
+      } else {
+        MatmulOptions mo;
+        mo.sizes = o.matmulSizes.empty() ? std::vector<uint32_t>{4096, 8192} : o.matmulSizes;
+        mo.warmup = o.warmup;
+        mo.reps = std::min(o.reps, 20u);
+        benchMatmul(*dev, mo, json, failures);
+      }
     }
     for (const std::string &f : failures)
       std::fprintf(stderr, "FAIL %s\n", f.c_str());

@@ -5,8 +5,8 @@
 
 hadron.json comes from `hadron-bench --device nvidia --json hadron.json`, ref.json from
 /work/shared/bench/triton_gluon_reference.py --out ref.json, run on the same GPU in the
-same command. Both count bytes read plus written, in 1e9 bytes per second. A ratio above
-1 means Hadron's best config is faster.
+same command. Both count bytes read plus written, in 1e9 bytes per second, and GEMMs
+2*M*N*K flops in 1e12 per second. A ratio above 1 means Hadron's best config is faster.
 """
 import json
 import sys
@@ -38,6 +38,16 @@ def main(argv):
         row += " " + " ".join(f"{h / v:>8.2f}x" if v else f"{'-':>9}" for v in vals)
         row += "  " + hadron.get(w + ".hadron_best_config", "")
         print(row)
+    gemms = [k[: -len(".hadron_TFLOPs")] for k in hadron if k.endswith(".hadron_TFLOPs")]
+    if gemms:
+        print(f"\n{'GEMM (bf16)':<26} {'Hadron TFLOP/s':>15} {'torch':>8} {'triton':>8} "
+              f"{'H/torch':>8} {'H/triton':>9}")
+    for g in gemms:
+        h = hadron[g + ".hadron_TFLOPs"]
+        t, tr = ref.get(g + ".torch_TFLOPs"), ref.get(g + ".triton_best_TFLOPs")
+        cell = lambda v: f"{v:>8.1f}" if v else f"{'-':>8}"
+        ratio = lambda v, w: f"{h / v:>{w - 1}.2f}x" if v else f"{'-':>{w}}"
+        print(f"{g:<26} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
     if "launch.hadron_call_us" in hadron:
         print("\nlaunch overhead (us per launch)   Hadron  cuLaunchKernel  ratio")
         for what, key in (("launch call, no sync", "call"), ("N launches + 1 sync", "batch"),

@@ -1,9 +1,10 @@
-// C = A * B on tensor cores: bf16 A (MxK) and B (KxN) row-major, f32 C, with
+// C = A * B on tensor cores: bf16 A (MxK), B (KxN) and C row-major, with
 // M and N multiples of 128 and K a multiple of 32. Each program computes one
 // 128x128 tile of C with 8 warps (2 along M, 4 along N); each K step of 32
 // loads a 128x32 slab of A and a 32x128 slab of B in coalesced layouts,
 // moves them into the operand layouts of mma.m16n8k16.bf16 and runs hd.dot,
-// which the NVIDIA target issues as mma.sync (on the host: FMAs).
+// which the NVIDIA target issues as mma.sync (on the host: FMAs). The f32
+// accumulator is rounded to bf16 for the store.
 // #instr is the model's declaration (NvidiaModelTest checks it).
 #instr = #hd.matrix_instr<{name = "mma.m16n8k16.bf16", shape = [16, 8, 16], aType = bf16, bType = bf16, accType = f32, a = {register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, b = {register = [[1, 0], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]}, acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>
 #acc = #hd.mma<{instr = #instr, warpsPerCTA = [2, 4]}>
@@ -19,7 +20,7 @@
 #c_cols = #hd.slice<{dim = 0, parent = #acc}>
 
 module attributes {hd.num_warps = 8 : i32} {
-  func.func @matmul_mma(%a: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %b: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %c: !hd.ptr<f32> {hd.divisibility = 16 : i32}, %m: i32 {hd.divisibility = 16 : i32}, %n: i32 {hd.divisibility = 16 : i32}, %k: i32 {hd.divisibility = 16 : i32}) attributes {hd.kernel} {
+  func.func @matmul_mma(%a: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %b: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %c: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %m: i32 {hd.divisibility = 16 : i32}, %n: i32 {hd.divisibility = 16 : i32}, %k: i32 {hd.divisibility = 16 : i32}) attributes {hd.kernel} {
     %c128 = arith.constant 128 : i32
     %pid_m = hd.program_id 0
     %pid_n = hd.program_id 1
@@ -88,9 +89,10 @@ module attributes {hd.num_warps = 8 : i32} {
     %c_row_off = hd.broadcast %c_row_start2 : tensor<128x1xi32, #acc> -> tensor<128x128xi32, #acc>
     %c_col_off = hd.broadcast %c_gj2 : tensor<1x128xi32, #acc> -> tensor<128x128xi32, #acc>
     %c_off = arith.addi %c_row_off, %c_col_off : tensor<128x128xi32, #acc>
-    %cp = hd.splat %c : tensor<128x128x!hd.ptr<f32>, #acc>
-    %cptrs = hd.addptr %cp, %c_off : tensor<128x128x!hd.ptr<f32>, #acc>, tensor<128x128xi32, #acc>
-    hd.store %cptrs, %result : tensor<128x128x!hd.ptr<f32>, #acc>
+    %cp = hd.splat %c : tensor<128x128x!hd.ptr<bf16>, #acc>
+    %cptrs = hd.addptr %cp, %c_off : tensor<128x128x!hd.ptr<bf16>, #acc>, tensor<128x128xi32, #acc>
+    %c_bf16 = arith.truncf %result : tensor<128x128xf32, #acc> to tensor<128x128xbf16, #acc>
+    hd.store %cptrs, %c_bf16 : tensor<128x128x!hd.ptr<bf16>, #acc>
     return
   }
 }
