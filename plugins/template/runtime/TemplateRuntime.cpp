@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TemplateKernelABI.h"
+#include "hadron/plugin/ScalarBits.h"
 #include "hadron/plugin/plugin.h"
 
 #include <chrono>
@@ -146,6 +147,7 @@ union Slot {
   int16_t i16;
   int32_t i32;
   int64_t i64;
+  uint16_t bits16;
   float f32;
   double f64;
 };
@@ -170,11 +172,9 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     case HD_ARG_I64: s.i64 = args[i].value.i; break;
     case HD_ARG_F32: s.f32 = static_cast<float>(args[i].value.f); break;
     case HD_ARG_F64: s.f64 = args[i].value.f; break;
-    case HD_ARG_F16:
-    case HD_ARG_BF16:
-      return fail(err, HD_ERROR_UNSUPPORTED,
-                  "argument %u of %s: the template does not convert 16-bit floats", i,
-                  signature->name);
+    // Through the SDK, so that every target turns one value into the same bits.
+    case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
+    case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
     }
     argv[i] = &s;
   }
