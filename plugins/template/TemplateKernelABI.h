@@ -7,7 +7,8 @@
  *   void K(void **args, const int32_t *grid, void *shared);
  *
  *  - args[i] points to argument i in its natural C type (void * for
- *    HD_ARG_PTR, int8_t..int64_t, float, double);
+ *    HD_ARG_PTR, int8_t..int64_t, float, double; the uint16_t bits of
+ *    hadron/plugin/ScalarBits.h for HD_ARG_F16 and HD_ARG_BF16);
  *  - grid = {pid_x, pid_y, pid_z, nprog_x, nprog_y, nprog_z};
  *  - shared points to this CTA's static + dynamic shared memory.
  *

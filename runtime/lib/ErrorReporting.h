@@ -2,18 +2,17 @@
 #ifndef HADRON_RUNTIME_ERRORREPORTING_H
 #define HADRON_RUNTIME_ERRORREPORTING_H
 
+#include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
 #include <string>
 
 namespace hadron::runtime {
 
-/// Writes `code` and the printf-formatted message into `err` (which may be
-/// NULL) and returns `code`.
-hd_status fail(hd_error *err, hd_status code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+/// fail(err, code, format, ...): the runtime writes errors as plugins do.
+using plugin::fail;
 
-/// Same, with a message already built.
+/// fail() with a message already built.
 hd_status failWith(hd_error *err, hd_status code, const std::string &message);
 
 /// Marks `err` as a success: code HD_OK, empty message.

@@ -160,6 +160,12 @@ TEST_F(HostRuntimeTest, ScalarsArriveInTheirNaturalTypes) {
       {true, 0, 65520.0, 1.0 / 3.0, 1e300, 0x7c00, 0x3eab}, // overflow to inf; RNE
       {false, 1, 5.9604644775390625e-8, 0.0, 0.0, 0x0001, 0x0000}, // 2^-24: subnormal
       {false, 1, 65504.0, 0.0, 0.0, 0x7bff, 0x0000},
+      // Rounded once from the double: each is just past a tie that, through
+      // float, it would land on and round to even the other way.
+      {false, 1, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40),
+       1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40), 0.0, 0x3c01, 0x3f81},
+      {false, 1, 65520.0 - std::ldexp(1.0, -30), std::ldexp(1.0, -134) + std::ldexp(1.0, -170),
+       0.0, 0x7bff, 0x0001},
   };
   auto out = device->alloc(32);
   ASSERT_TRUE(out.ok());

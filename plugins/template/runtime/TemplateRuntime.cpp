@@ -14,10 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "TemplateKernelABI.h"
+#include "hadron/plugin/RuntimeTable.h"
+#include "hadron/plugin/ScalarBits.h"
 #include "hadron/plugin/plugin.h"
 
 #include <chrono>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,16 +40,7 @@ struct hd_plugin_event {
 
 namespace {
 
-hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, format);
-    std::vsnprintf(err->message, sizeof(err->message), format, ap);
-    va_end(ap);
-  }
-  return code;
-}
+using hadron::plugin::fail;
 
 hd_status checkDevice(uint32_t device, hd_error *err) {
   return device == 0 ? HD_OK
@@ -63,18 +55,16 @@ uint32_t deviceCount() { return 1; }
 hd_status deviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
   if (hd_status s = checkDevice(device, err))
     return s;
-  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "device_info: struct_size too small");
-  std::snprintf(info->name, sizeof(info->name), "template (host CPU, serial)");
-  std::snprintf(info->arch, sizeof(info->arch), "native");
-  info->warp_size = 1;             // threads are folded into registers
-  info->max_threads_per_cta = 1024;
-  info->shared_bytes_per_cta = 64 * 1024;
-  info->global_bytes = 0;          // unknown
-  info->compute_units = 1;         // one CTA at a time
-  if (info->struct_size >= offsetof(hd_device_info, l2_bytes) + sizeof(uint64_t))
-    info->l1_bytes = info->l2_bytes = 0;
-  return HD_OK;
+  hd_device_info d{};
+  std::snprintf(d.name, sizeof(d.name), "template (host CPU, serial)");
+  std::snprintf(d.arch, sizeof(d.arch), "native");
+  d.warp_size = 1;             // threads are folded into registers
+  d.max_threads_per_cta = 1024;
+  d.shared_bytes_per_cta = 64 * 1024;
+  d.global_bytes = 0;          // unknown
+  d.compute_units = 1;         // one CTA at a time
+  // Only the fields inside the caller's struct_size are written.
+  return hadron::plugin::copyDeviceInfo(d, info, err);
 }
 
 hd_status memAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
@@ -146,6 +136,7 @@ union Slot {
   int16_t i16;
   int32_t i32;
   int64_t i64;
+  uint16_t bits16;
   float f32;
   double f64;
 };
@@ -170,11 +161,9 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     case HD_ARG_I64: s.i64 = args[i].value.i; break;
     case HD_ARG_F32: s.f32 = static_cast<float>(args[i].value.f); break;
     case HD_ARG_F64: s.f64 = args[i].value.f; break;
-    case HD_ARG_F16:
-    case HD_ARG_BF16:
-      return fail(err, HD_ERROR_UNSUPPORTED,
-                  "argument %u of %s: the template does not convert 16-bit floats", i,
-                  signature->name);
+    // Through the SDK, so that every target turns one value into the same bits.
+    case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
+    case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
     }
     argv[i] = &s;
   }

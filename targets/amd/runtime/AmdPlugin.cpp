@@ -12,8 +12,6 @@
 #include "AmdModel.h"
 #include "AmdRuntime.h"
 
-#include <cstdarg>
-#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -22,17 +20,6 @@
 #include <vector>
 
 namespace hadron::amd {
-
-hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, format);
-    std::vsnprintf(err->message, sizeof(err->message), format, ap);
-    va_end(ap);
-  }
-  return code;
-}
 
 namespace {
 
@@ -186,15 +173,7 @@ hd_status amdDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
   if (device >= s.devices.size())
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "amd has %zu device(s), got device %u",
                 s.devices.size(), device);
-  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
-                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
-  size_t n = info->struct_size < sizeof(hd_device_info) ? info->struct_size : sizeof(hd_device_info);
-  uint32_t callerSize = info->struct_size;
-  std::memcpy(info, &s.devices[device], n);
-  info->struct_size = callerSize;
-  return HD_OK;
+  return plugin::copyDeviceInfo(s.devices[device], info, err);
 }
 
 } // namespace
@@ -371,13 +350,7 @@ const hd_runtime_table kRuntimeTable = {
 /// The descriptor's arch list, from the model (same order: the first is
 /// the default).
 const char *const *archList() {
-  static const std::vector<const char *> archs = [] {
-    std::vector<const char *> out;
-    for (const ArchModel &m : archModels())
-      out.push_back(m.arch);
-    out.push_back(nullptr);
-    return out;
-  }();
+  static const std::vector<const char *> archs = plugin::archNames(archModels());
   return archs.data();
 }
 

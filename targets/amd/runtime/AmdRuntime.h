@@ -11,11 +11,11 @@
 
 #include "HipApi.h"
 
+#include "hadron/plugin/RuntimeTable.h"
+
 namespace hadron::amd {
 
-/// Writes `code` and the printf-formatted message into `err` (may be NULL).
-hd_status fail(hd_error *err, hd_status code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+using plugin::fail;
 
 /// The loaded HIP after a successful init; with an error naming `call`
 /// (and `device` out of range) otherwise. Makes `device` current.

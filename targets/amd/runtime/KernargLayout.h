@@ -13,6 +13,7 @@
 #ifndef HADRON_TARGETS_AMD_RUNTIME_KERNARGLAYOUT_H
 #define HADRON_TARGETS_AMD_RUNTIME_KERNARGLAYOUT_H
 
+#include "hadron/plugin/ScalarBits.h"
 #include "hadron/plugin/plugin.h"
 
 #include <cstdint>
@@ -58,44 +59,6 @@ inline KernargLayout kernargLayout(const hd_arg_kind *kinds, uint32_t count) {
   return layout;
 }
 
-/// IEEE binary16 bits of `f`, rounded to nearest even.
-inline uint16_t floatToHalfBits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t absBits = x & 0x7fffffffu;
-  if (absBits >= 0x7f800000u) // inf or NaN (kept quiet)
-    return sign | 0x7c00u | (absBits > 0x7f800000u ? 0x200u : 0u);
-  if (absBits >= 0x477ff000u) // rounds to >= 65520: overflow to inf
-    return sign | 0x7c00u;
-  if (absBits < 0x38800000u) { // below the smallest normal half: subnormal or 0
-    if (absBits < 0x33000000u)
-      return sign;
-    uint32_t mantissa = (absBits & 0x7fffffu) | 0x800000u;
-    int shift = 126 - int(absBits >> 23); // 14..24
-    uint32_t half = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1)))
-      ++half;
-    return sign | half;
-  }
-  uint32_t half = ((absBits - 0x38000000u) >> 13);
-  uint32_t rest = absBits & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1)))
-    ++half;
-  return sign | half;
-}
-
-/// bfloat16 bits of `f`, rounded to nearest even.
-inline uint16_t floatToBf16Bits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return uint16_t((x >> 16) | 0x40u);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return uint16_t(x >> 16);
-}
-
 /// Writes argument `arg` (its kind's natural C representation) at `dst`.
 inline void packKernarg(const hd_arg &arg, unsigned char *dst) {
   switch (arg.kind) {
@@ -122,12 +85,12 @@ inline void packKernarg(const hd_arg &arg, unsigned char *dst) {
     std::memcpy(dst, &arg.value.i, 8);
     return;
   case HD_ARG_F16: {
-    uint16_t v = floatToHalfBits(float(arg.value.f));
+    uint16_t v = plugin::doubleToHalfBits(arg.value.f);
     std::memcpy(dst, &v, 2);
     return;
   }
   case HD_ARG_BF16: {
-    uint16_t v = floatToBf16Bits(float(arg.value.f));
+    uint16_t v = plugin::doubleToBFloat16Bits(arg.value.f);
     std::memcpy(dst, &v, 2);
     return;
   }

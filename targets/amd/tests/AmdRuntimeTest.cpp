@@ -137,28 +137,25 @@ TEST(AmdKernargs, PackedValues) {
   EXPECT_EQ(bf16, 0x4040);
 }
 
-TEST(AmdKernargs, HalfAndBf16RoundToNearestEven) {
-  EXPECT_EQ(floatToHalfBits(1.0f), 0x3c00);
-  EXPECT_EQ(floatToHalfBits(-2.0f), 0xc000);
-  EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bff);
-  EXPECT_EQ(floatToHalfBits(65519.0f), 0x7bff);
-  EXPECT_EQ(floatToHalfBits(65520.0f), 0x7c00); // ties to even: overflow
-  EXPECT_EQ(floatToHalfBits(INFINITY), 0x7c00);
-  EXPECT_EQ(floatToHalfBits(-INFINITY), 0xfc00);
-  EXPECT_EQ(floatToHalfBits(NAN) & 0x7c00, 0x7c00);
-  EXPECT_NE(floatToHalfBits(NAN) & 0x3ff, 0);
-  EXPECT_EQ(floatToHalfBits(std::ldexp(1.0f, -24)), 0x0001); // smallest subnormal
-  EXPECT_EQ(floatToHalfBits(std::ldexp(1.0f, -25)), 0x0000); // tie to even: 0
-  EXPECT_EQ(floatToHalfBits(std::ldexp(1.5f, -25)), 0x0001);
-  EXPECT_EQ(floatToHalfBits(std::ldexp(1.0f, -14)), 0x0400); // smallest normal
-  EXPECT_EQ(floatToHalfBits(1.0f + std::ldexp(1.0f, -11)), 0x3c00); // tie, even stays
-  EXPECT_EQ(floatToHalfBits(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02); // tie, rounds up
-  EXPECT_EQ(floatToHalfBits(-0.0f), 0x8000);
-  EXPECT_EQ(floatToBf16Bits(1.0f), 0x3f80);
-  EXPECT_EQ(floatToBf16Bits(-3.0f), 0xc040);
-  EXPECT_EQ(floatToBf16Bits(1.0f + std::ldexp(1.0f, -8)), 0x3f80); // tie, even stays
-  EXPECT_EQ(floatToBf16Bits(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3f82);
-  EXPECT_EQ(floatToBf16Bits(NAN) & 0x7fc0, 0x7fc0);
+// Each value is just past a tie that, through float, it would land on and
+// round to even the other way.
+TEST(AmdKernargs, HalfAndBf16AreRoundedOnceFromTheDouble) {
+  const double values[] = {1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40),
+                           65520.0 - std::ldexp(1.0, -30),
+                           1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40),
+                           std::ldexp(1.0, -134) + std::ldexp(1.0, -170)};
+  const hd_arg_kind kinds[] = {HD_ARG_F16, HD_ARG_F16, HD_ARG_BF16, HD_ARG_BF16};
+  std::vector<hd_arg> args(4);
+  for (int i = 0; i < 4; ++i)
+    args[i].kind = kinds[i], args[i].value.f = values[i];
+  std::vector<unsigned char> buffer = packKernargs(args.data(), 4);
+  ASSERT_EQ(buffer.size(), 8u);
+  uint16_t bits[4];
+  std::memcpy(bits, buffer.data(), 8);
+  EXPECT_EQ(bits[0], 0x3c01);
+  EXPECT_EQ(bits[1], 0x7bff);
+  EXPECT_EQ(bits[2], 0x3f81);
+  EXPECT_EQ(bits[3], 0x0001);
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 #include "ThreadPool.h"
 
 #include "HostKernelABI.h"
+#include "hadron/plugin/ScalarBits.h"
 
 #include <atomic>
 #include <climits>
@@ -41,39 +42,6 @@ thread_local std::jmp_buf *tlsAssertJump = nullptr;
 thread_local AssertState *tlsAssertState = nullptr;
 thread_local uint64_t tlsCta = 0;
 
-// Round to nearest even; NaN stays a (quiet) NaN.
-uint16_t floatToBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof(u));
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((u >> 16) | 0x40);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<uint16_t>(u >> 16);
-}
-
-// IEEE binary16, round to nearest even, overflow to infinity.
-uint16_t floatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, sizeof(x));
-  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  uint32_t a = x & 0x7fffffffu;
-  if (a >= 0x7f800000u)
-    return sign | (a > 0x7f800000u ? 0x7e00 : 0x7c00);
-  if (a >= 0x477ff000u) // 65520 and above round to infinity
-    return sign | 0x7c00;
-  auto roundShift = [](uint32_t m, unsigned shift) {
-    uint32_t k = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    return k + ((rem > half || (rem == half && (k & 1))) ? 1 : 0);
-  };
-  uint32_t e = a >> 23;
-  if (e < 102) // below 2^-25: rounds to zero
-    return sign;
-  if (e < 113) // a half subnormal: k * 2^-24
-    return sign | static_cast<uint16_t>(roundShift((a & 0x7fffffu) | 0x800000u, 126 - e));
-  // Normal: the carry of the rounding may step into the exponent, correctly.
-  return sign | static_cast<uint16_t>(((e - 112) << 10) + roundShift(a & 0x7fffffu, 13));
-}
-
 union Slot {
   void *ptr;
   int8_t i8;
@@ -95,8 +63,8 @@ Slot marshal(const hd_arg &a) {
   case HD_ARG_I16: s.i16 = static_cast<int16_t>(a.value.i); break;
   case HD_ARG_I32: s.i32 = static_cast<int32_t>(a.value.i); break;
   case HD_ARG_I64: s.i64 = a.value.i; break;
-  case HD_ARG_F16: s.bits16 = floatToHalf(static_cast<float>(a.value.f)); break;
-  case HD_ARG_BF16: s.bits16 = floatToBf16(static_cast<float>(a.value.f)); break;
+  case HD_ARG_F16: s.bits16 = plugin::doubleToHalfBits(a.value.f); break;
+  case HD_ARG_BF16: s.bits16 = plugin::doubleToBFloat16Bits(a.value.f); break;
   case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
   case HD_ARG_F64: s.f64 = a.value.f; break;
   }

@@ -18,8 +18,6 @@
 #include "HostRuntime.h"
 
 #include <chrono>
-#include <cstdarg>
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,17 +37,6 @@ unsigned hostCoreCount() {
     return static_cast<unsigned>(CPU_COUNT(&set));
   unsigned n = std::thread::hardware_concurrency();
   return n ? n : 1;
-}
-
-hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, format);
-    std::vsnprintf(err->message, sizeof(err->message), format, ap);
-    va_end(ap);
-  }
-  return code;
 }
 
 hd_status checkDevice(uint32_t device, hd_error *err) {
@@ -89,33 +76,25 @@ hd_status hostInit(hd_error *) { return HD_OK; }
 
 uint32_t hostDeviceCount() { return 1; }
 
-// Writes only the fields that lie inside info->struct_size.
 hd_status hostDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
   if (hd_status s = checkDevice(device, err))
     return s;
-  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
-                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
+  hd_device_info host{};
   unsigned cores = hostCoreCount();
   std::string model = cpuModelName();
-  std::snprintf(info->name, sizeof(info->name), "host (%u cores%s%s)", cores,
+  std::snprintf(host.name, sizeof(host.name), "host (%u cores%s%s)", cores,
                 model.empty() ? "" : ", ", model.c_str());
-  std::snprintf(info->arch, sizeof(info->arch), "native");
-  info->warp_size = 1;
-  info->max_threads_per_cta = kMaxThreadsPerCta;
-  info->shared_bytes_per_cta = kSharedBytesPerCta;
-  info->global_bytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
-  info->compute_units = cores;
-  if (info->struct_size >= offsetof(hd_device_info, l2_bytes) + sizeof(uint64_t)) {
+  std::snprintf(host.arch, sizeof(host.arch), "native");
+  host.warp_size = 1;
+  host.max_threads_per_cta = kMaxThreadsPerCta;
+  host.shared_bytes_per_cta = kSharedBytesPerCta;
+  host.global_bytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
+  host.compute_units = cores;
 #ifdef _SC_LEVEL1_DCACHE_SIZE
-    info->l1_bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
-    info->l2_bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
-#else
-    info->l1_bytes = info->l2_bytes = 0;
+  host.l1_bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
+  host.l2_bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
 #endif
-  }
-  return HD_OK;
+  return hadron::plugin::copyDeviceInfo(host, info, err);
 }
 
 hd_status hostMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {

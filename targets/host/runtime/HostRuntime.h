@@ -9,6 +9,7 @@
 #ifndef HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
 #define HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
 
+#include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
 #include <string>
@@ -21,9 +22,7 @@ unsigned hostCoreCount();
 /// The CPU's model name from /proc/cpuinfo, or "" where it has none.
 std::string cpuModelName();
 
-/// Writes `code` and the printf-formatted message into `err` (may be NULL).
-hd_status fail(hd_error *err, hd_status code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+using plugin::fail;
 
 /// Checks that `device` is 0, the one host device.
 hd_status checkDevice(uint32_t device, hd_error *err);

@@ -15,8 +15,6 @@
 #include "IntelModel.h"
 #include "IntelRuntime.h"
 
-#include <cstdarg>
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,17 +22,6 @@
 #include <vector>
 
 namespace hadron::intel {
-
-hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, format);
-    std::vsnprintf(err->message, sizeof(err->message), format, ap);
-    va_end(ap);
-  }
-  return code;
-}
 
 hd_status DeviceImpl::checkLaunch(const hd_kernel_signature &signature, const uint32_t grid[3],
                                   uint64_t dynamicSharedBytes, uint64_t &threads,
@@ -156,15 +143,7 @@ uint32_t intelDeviceCount() { return static_cast<uint32_t>(state().devices.size(
 
 hd_status intelDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
   HD_DEVICE_OR_FAIL(d, device, "device_info");
-  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
-                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
-  size_t n = std::min<size_t>(info->struct_size, sizeof(hd_device_info));
-  uint32_t callerSize = info->struct_size;
-  std::memcpy(info, &d->info, n);
-  info->struct_size = callerSize;
-  return HD_OK;
+  return plugin::copyDeviceInfo(d->info, info, err);
 }
 
 hd_status intelMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
@@ -268,13 +247,7 @@ const hd_runtime_table kRuntimeTable = {
 };
 
 const char *const *archList() {
-  static const std::vector<const char *> archs = [] {
-    std::vector<const char *> out;
-    for (const ArchModel &m : archModels())
-      out.push_back(m.arch);
-    out.push_back(nullptr);
-    return out;
-  }();
+  static const std::vector<const char *> archs = plugin::archNames(archModels());
   return archs.data();
 }
 

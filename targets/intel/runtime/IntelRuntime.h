@@ -11,6 +11,7 @@
 #ifndef HADRON_TARGETS_INTEL_RUNTIME_INTELRUNTIME_H
 #define HADRON_TARGETS_INTEL_RUNTIME_INTELRUNTIME_H
 
+#include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
 #include <memory>
@@ -36,9 +37,7 @@ namespace hadron::intel {
 /// implicit argument (IntelHooks.h): an i32 flag, then the message.
 inline constexpr uint64_t kAssertStatusBytes = 256;
 
-/// Writes `code` and the printf-formatted message into `err` (may be NULL).
-hd_status fail(hd_error *err, hd_status code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+using plugin::fail;
 
 class DeviceImpl {
 public:

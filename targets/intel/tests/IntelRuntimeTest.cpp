@@ -160,6 +160,15 @@ TEST(IntelArgs, ScalarsAreWhatTheKernelTakes) {
   EXPECT_EQ(pack(HD_ARG_F16, 1.0 + 1.0 / 2048, 0), (B{0x00, 0x3c})); // tie to even
   EXPECT_EQ(pack(HD_ARG_BF16, 3.0, 0), (B{0x40, 0x40}));
   EXPECT_EQ(pack(HD_ARG_BF16, 1.0 + 1.0 / 256, 0), (B{0x80, 0x3f})); // tie to even
+  // Rounded once from the double: each is just past a tie that, through
+  // float, it would land on and round to even the other way.
+  EXPECT_EQ(pack(HD_ARG_F16, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40), 0),
+            (B{0x01, 0x3c}));
+  EXPECT_EQ(pack(HD_ARG_F16, 65520.0 - std::ldexp(1.0, -30), 0), (B{0xff, 0x7b}));
+  EXPECT_EQ(pack(HD_ARG_BF16, 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40), 0),
+            (B{0x81, 0x3f}));
+  EXPECT_EQ(pack(HD_ARG_BF16, std::ldexp(1.0, -134) + std::ldexp(1.0, -170), 0),
+            (B{0x01, 0x00}));
   EXPECT_EQ(pack(HD_ARG_F32, -2.25, 0), (B{0, 0, 0x10, 0xc0}));
   EXPECT_EQ(scalarArgBytes(HD_ARG_F64), 8u);
   EXPECT_EQ(scalarArgBytes(HD_ARG_PTR), 0u);

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelParams.h"
 #include "NvidiaRuntime.h"
-#include "ScalarBits.h"
 
 #include "../NvidiaKernelABI.h"
 
@@ -53,34 +53,6 @@ std::string logText(const char *buffer) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
     text.pop_back();
   return text;
-}
-
-union Slot {
-  uint64_t u64;
-  uint32_t u32;
-  uint16_t u16;
-  uint8_t u8;
-  float f32;
-  double f64;
-};
-
-/// The value of `a` in the width its .param has (NvidiaKernelABI.h).
-Slot marshal(const hd_arg &a) {
-  Slot s;
-  s.u64 = 0;
-  switch (a.kind) {
-  case HD_ARG_PTR: s.u64 = a.value.ptr; break;
-  case HD_ARG_I1: s.u8 = a.value.i ? 1 : 0; break;
-  case HD_ARG_I8: s.u8 = static_cast<uint8_t>(a.value.i); break;
-  case HD_ARG_I16: s.u16 = static_cast<uint16_t>(a.value.i); break;
-  case HD_ARG_I32: s.u32 = static_cast<uint32_t>(a.value.i); break;
-  case HD_ARG_I64: s.u64 = static_cast<uint64_t>(a.value.i); break;
-  case HD_ARG_F16: s.u16 = doubleToHalfBits(a.value.f); break;
-  case HD_ARG_BF16: s.u16 = doubleToBFloat16Bits(a.value.f); break;
-  case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
-  case HD_ARG_F64: s.f64 = a.value.f; break;
-  }
-  return s;
 }
 
 } // namespace
@@ -214,14 +186,14 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
 
   // Small kernels are the common case: no allocation for up to 16 arguments.
   constexpr uint32_t kInline = 16;
-  Slot inlineSlots[kInline];
+  ParamSlot inlineSlots[kInline];
   void *inlinePtrs[kInline];
-  std::unique_ptr<Slot[]> heapSlots;
+  std::unique_ptr<ParamSlot[]> heapSlots;
   std::unique_ptr<void *[]> heapPtrs;
-  Slot *slots = inlineSlots;
+  ParamSlot *slots = inlineSlots;
   void **params = inlinePtrs;
   if (signature->num_args > kInline) {
-    heapSlots.reset(new (std::nothrow) Slot[signature->num_args]);
+    heapSlots.reset(new (std::nothrow) ParamSlot[signature->num_args]);
     heapPtrs.reset(new (std::nothrow) void *[signature->num_args]);
     if (!heapSlots || !heapPtrs)
       return fail(err, HD_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %u arguments", name,
@@ -230,7 +202,7 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     params = heapPtrs.get();
   }
   for (uint32_t i = 0; i < signature->num_args; ++i) {
-    slots[i] = marshal(args[i]);
+    slots[i] = paramSlot(args[i]);
     params[i] = &slots[i];
   }
   cuda::CUresult rc = driver().cuLaunchKernel(function, grid[0], grid[1], grid[2],

@@ -20,13 +20,9 @@
 #include "../NvidiaKernelABI.h"
 #include "../model/NvidiaModel.h"
 
-#include <algorithm>
 #include <cinttypes>
-#include <cstdarg>
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <new>
 #include <string>
@@ -44,17 +40,6 @@ constexpr const char *kDriverLibrary = "libcuda.so.1";
 
 const cuda::Driver &driver() { return gDriver; }
 std::vector<Device> &devices() { return gDevices; }
-
-hd_status fail(hd_error *err, hd_status code, const char *format, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, format);
-    std::vsnprintf(err->message, sizeof(err->message), format, ap);
-    va_end(ap);
-  }
-  return code;
-}
 
 hd_status check(cuda::CUresult result, const char *call, hd_error *err, hd_status code,
                 const std::string &context) {
@@ -208,15 +193,7 @@ hd_status nvidiaDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err)
   if (device >= gDevices.size())
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "nvidia has %zu device(s), got device %u",
                 gDevices.size(), device);
-  if (!info || info->struct_size < offsetof(hd_device_info, l1_bytes))
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "device_info: struct_size %u is smaller than ABI 1.0's %zu",
-                info ? info->struct_size : 0, offsetof(hd_device_info, l1_bytes));
-  uint32_t size = info->struct_size;
-  std::memcpy(info, &gDevices[device].info,
-              std::min<size_t>(size, sizeof(hd_device_info)));
-  info->struct_size = size;
-  return HD_OK;
+  return plugin::copyDeviceInfo(gDevices[device].info, info, err);
 }
 
 std::string bytesContext(const char *what, uint64_t bytes, uint32_t device) {
@@ -369,13 +346,7 @@ const hd_runtime_table kRuntimeTable = {
 
 /// The descriptor's archs, from the model table, NULL-terminated.
 const char *const *archList() {
-  static const std::vector<const char *> list = [] {
-    std::vector<const char *> names;
-    for (const ArchModel &m : archModels())
-      names.push_back(m.arch);
-    names.push_back(nullptr);
-    return names;
-  }();
+  static const std::vector<const char *> list = plugin::archNames(archModels());
   return list.data();
 }
 

@@ -14,6 +14,7 @@
 
 #include "CudaDriver.h"
 
+#include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
 #include <string>
@@ -36,9 +37,7 @@ struct Device {
 const cuda::Driver &driver();
 std::vector<Device> &devices();
 
-/// Writes `code` and the printf-formatted message into `err` (may be NULL).
-hd_status fail(hd_error *err, hd_status code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+using plugin::fail;
 
 /// HD_OK when `result` is CUDA_SUCCESS; else fills `err` with
 /// "<context>: <call>: <CUDA_ERROR_NAME> (<description>)" and returns `code`

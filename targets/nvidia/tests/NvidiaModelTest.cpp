@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "model/NvidiaModel.h"
-#include "runtime/ScalarBits.h"
 
 #include <gtest/gtest.h>
 
@@ -218,32 +217,6 @@ TEST(NvidiaModel, WgmmaAccumulatorPerN) {
   auto wrongN = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::A, 16);
   ASSERT_FALSE(wrongN.ok());
   EXPECT_NE(wrongN.error().find("N is 8"), std::string::npos) << wrongN.error();
-}
-
-TEST(NvidiaScalarBits, HalfAndBFloat16Rounding) {
-  EXPECT_EQ(doubleToHalfBits(1.0), 0x3c00);
-  EXPECT_EQ(doubleToHalfBits(-2.0), 0xc000);
-  EXPECT_EQ(doubleToHalfBits(65504.0), 0x7bff);
-  EXPECT_EQ(doubleToHalfBits(65519.99), 0x7bff);
-  EXPECT_EQ(doubleToHalfBits(65520.0), 0x7c00); // ties to even: infinity
-  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
-  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -25)), 0x0000); // tie to even 0
-  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.5, -25)), 0x0001);
-  EXPECT_EQ(doubleToHalfBits(std::ldexp(1023.0, -24)), 0x03ff); // largest subnormal
-  EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3c00); // tie to even
-  EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02);
-  EXPECT_EQ(doubleToHalfBits(-0.0), 0x8000);
-  EXPECT_EQ(doubleToHalfBits(std::numeric_limits<double>::infinity()), 0x7c00);
-  EXPECT_EQ(doubleToHalfBits(std::nan("")) & 0x7e00, 0x7e00);
-  EXPECT_EQ(doubleToBFloat16Bits(1.0), 0x3f80);
-  EXPECT_EQ(doubleToBFloat16Bits(-3.0), 0xc040);
-  EXPECT_EQ(doubleToBFloat16Bits(1.0 / 3.0), 0x3eab);
-  EXPECT_EQ(doubleToBFloat16Bits(3.4e38), 0x7f80); // above the largest bf16: infinity
-  EXPECT_EQ(doubleToBFloat16Bits(std::nan("")) & 0x7fc0, 0x7fc0);
-  // Rounding once from double, not through float: 1 + 2^-8 + 2^-30 is just
-  // above a bf16 tie and rounds up; through float it would still (exact),
-  // but 1 + 2^-8 + 2^-40 loses the 2^-40 in float and would round to even.
-  EXPECT_EQ(doubleToBFloat16Bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)), 0x3f81);
 }
 
 } // namespace

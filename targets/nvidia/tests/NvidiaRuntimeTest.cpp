@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelParams.h"
 #include "MmaDotKernel.h"
 
 #include "hadron/runtime/Runtime.hpp"
@@ -19,14 +20,15 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include <dlfcn.h>
 
@@ -91,6 +93,28 @@ bool systemHasLibcuda() {
   if (h)
     ::dlclose(h);
   return h != nullptr;
+}
+
+// Each value is just past a tie that, through float, it would land on and
+// round to even the other way.
+TEST(NvidiaParams, HalfAndBf16AreRoundedOnceFromTheDouble) {
+  auto bytes = [](hd_arg_kind kind, double value) {
+    hd_arg a{};
+    a.kind = kind;
+    a.value.f = value;
+    hadron::nvidia::ParamSlot slot = hadron::nvidia::paramSlot(a);
+    std::vector<unsigned char> out(sizeof(slot));
+    std::memcpy(out.data(), &slot, sizeof(slot));
+    return out;
+  };
+  using B = std::vector<unsigned char>;
+  EXPECT_EQ(bytes(HD_ARG_F16, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)),
+            (B{0x01, 0x3c, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(bytes(HD_ARG_F16, 65520.0 - std::ldexp(1.0, -30)), (B{0xff, 0x7b, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(bytes(HD_ARG_BF16, 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)),
+            (B{0x81, 0x3f, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(bytes(HD_ARG_BF16, std::ldexp(1.0, -134) + std::ldexp(1.0, -170)),
+            (B{0x01, 0x00, 0, 0, 0, 0, 0, 0}));
 }
 
 TEST(NvidiaRuntime, MissingDriverLibraryIsReported) {
