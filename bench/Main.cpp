@@ -54,6 +54,7 @@ struct Options {
   std::vector<std::pair<uint32_t, uint32_t>> shapes;
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
   std::vector<uint32_t> matmulSizes; ///< --matmul; empty: 4096, 8192
+  std::string matmulIR;              ///< --matmul-ir; empty: the embedded example
   unsigned reps = 0; ///< 0: the mode's default
   unsigned warmup = 3;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -74,6 +75,8 @@ const char kUsage[] =
     "  --only       comma list of copy, add, softmax, matmul, launch (default copy,add,softmax)\n"
     "  --matmul     square GEMM sizes, multiples of 128 (default 4096,8192): the bf16\n"
     "               mma.sync kernel of examples/nvidia (GPUs with matrix instructions)\n"
+    "  --matmul-ir  a GEMM kernel to time instead: matmul_mma(a, b, c, m, n, k) on\n"
+    "               128x128 tiles of C, grid (m/128, n/128), as the example\n"
     "  --n          floats for copy/add (default: host 64Mi, GPU 2^28; a multiple of 16)\n"
     "  --softmax    row shapes (default: host 8192x1024, GPU 32768x1024,8192x8192;\n"
     "               columns a multiple of 16)\n"
@@ -218,6 +221,9 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
         }
         o.matmulSizes.push_back(static_cast<uint32_t>(size));
       }
+    } else if (flag == "--matmul-ir") {
+      if (!value(o.matmulIR))
+        return false;
     } else if (flag == "--reps") {
       if (!number(u, 1, 100000))
         return false;
@@ -844,8 +850,14 @@ int compileOnly(rt::Context &ctx, const Options &o) {
                       false});
   jobs.push_back({"launch kernel " + kLaunchConfig.describe(), kernelIR(Op::Copy, kLaunchConfig),
                   kernelName(Op::Copy), true});
-  if (o.only.count("matmul"))
-    jobs.push_back({"matmul", matmulIR(), matmulKernelName(), false});
+  if (o.only.count("matmul")) {
+    std::string ir = matmulIR();
+    if (!o.matmulIR.empty() && !readFile(o.matmulIR, ir)) {
+      std::fprintf(stderr, "hadron-bench: cannot read --matmul-ir %s\n", o.matmulIR.c_str());
+      return 1;
+    }
+    jobs.push_back({"matmul", ir, matmulKernelName(), false});
+  }
 
   auto t0 = Clock::now();
   int failed = 0;
@@ -950,6 +962,12 @@ int main(int argc, char **argv) {
         mo.sizes = o.matmulSizes.empty() ? std::vector<uint32_t>{4096, 8192} : o.matmulSizes;
         mo.warmup = o.warmup;
         mo.reps = std::min(o.reps, 20u);
+        if (!o.matmulIR.empty())
+          mo.label = o.matmulIR;
+        if (!o.matmulIR.empty() && !readFile(o.matmulIR, mo.ir)) {
+          std::fprintf(stderr, "hadron-bench: cannot read --matmul-ir %s\n", o.matmulIR.c_str());
+          return 1;
+        }
         benchMatmul(*dev, mo, json, failures);
       }
     }

@@ -30,7 +30,7 @@ float fromBf16(uint16_t h) {
 
 void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json,
                  std::vector<std::string> &failures) {
-  auto module = dev.loadIR(matmulIR());
+  auto module = dev.loadIR(o.ir.empty() ? matmulIR() : o.ir);
   if (!module) {
     failures.push_back("matmul: " + module.status().message());
     return;
@@ -127,9 +127,9 @@ void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json
       continue;
     }
     double t = median(ms), tflops = 2.0 * m * n * k / (t * 1e-3) / 1e12;
-    std::printf("\n%s (bf16 in, f32 accumulate, bf16 out)\n  hadron  %-28s %10.4f ms %9.1f "
+    std::printf("\n%s (bf16 in, f32 accumulate, bf16 out)\n  hadron  %-40s %10.4f ms %9.1f "
                 "TFLOP/s\n",
-                key.c_str(), "128x128x32, 8 warps, mma.sync", t, tflops);
+                key.c_str(), o.label.c_str(), t, tflops);
     json.number(key + ".hadron_TFLOPs", tflops);
     json.number(key + ".hadron_ms", t);
   }

@@ -26,6 +26,8 @@ inline const char *matmulKernelName() { return "matmul_mma"; }
 struct MatmulOptions {
   std::vector<uint32_t> sizes; ///< square M = N = K, multiples of 128
   unsigned warmup = 5, reps = 20;
+  std::string ir;    ///< the kernel; empty: matmulIR()
+  std::string label = "examples/nvidia/matmul_mma_bf16.mlir";
 };
 
 /// Runs and reports every size into `json` ("matmul8192x8192x8192.hadron_TFLOPs");

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -62,6 +63,7 @@ AxisInfo AxisInfo::unknown(unsigned rank) {
 }
 
 AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
+  llvm::SmallVector<Value> inductionVars;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto func = dyn_cast<func::FuncOp>(op)) {
       for (BlockArgument arg : func.getArguments()) {
@@ -74,8 +76,21 @@ AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
       }
       return;
     }
+    // A loop's induction variable is lb + i * step: divisible by both.
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      AxisInfo iv = AxisInfo::unknown(0);
+      iv.divisibility[0] = gcd(get(loop.getLowerBound()).divisibility[0],
+                               get(loop.getStep()).divisibility[0]);
+      infos[loop.getInductionVar()] = iv;
+      inductionVars.push_back(loop.getInductionVar());
+    }
     visit(op);
   });
+  // What depends on them is computed; the loops themselves may be lowered
+  // (scf to cf) while the analysis is in use, and a block argument created
+  // then must not find a stale entry.
+  for (Value iv : inductionVars)
+    infos.erase(iv);
 }
 
 AxisInfo AxisInfoAnalysis::get(Value value) const {

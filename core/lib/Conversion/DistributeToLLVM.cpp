@@ -79,6 +79,11 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   if (failed(checkLayouts(module, tiles)))
     return failure();
 
+  // Contiguity and divisibility are read off the structured form, where a
+  // loop's induction variable is known to step by its step; the ops keep
+  // their results through the lowering of scf to cf below.
+  AxisInfoAnalysis axis(module);
+
   // Structured control flow first: tiles then flow through block arguments.
   {
     RewritePatternSet patterns(ctx);
@@ -117,7 +122,6 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
     kernels.push_back(func.getSymName());
   }
 
-  AxisInfoAnalysis axis(module);
   Lowering lowering{hooks, tiles, axis};
   TileTypeConverter converter(ctx, hooks, tiles);
 
