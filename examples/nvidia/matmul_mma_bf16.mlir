@@ -1,10 +1,17 @@
 // C = A * B on tensor cores: bf16 A (MxK), B (KxN) and C row-major, with
-// M and N multiples of 128 and K a multiple of 32. Each program computes one
-// 128x128 tile of C with 8 warps (2 along M, 4 along N); each K step of 32
-// loads a 128x32 slab of A and a 32x128 slab of B in coalesced layouts,
-// moves them into the operand layouts of mma.m16n8k16.bf16 and runs hd.dot,
-// which the NVIDIA target issues as mma.sync (on the host: FMAs). The f32
-// accumulator is rounded to bf16 for the store.
+// M and N multiples of 128 and K a multiple of 32; f32 accumulation, rounded
+// to bf16 for the store. Each program computes one 128x128 tile of C with 8
+// warps (2 along M, 4 along N), written the way an Ampere-class GEMM is in
+// Gluon:
+//  - A and B stream through rings of 4 shared-memory stages: hd.async_copy
+//    (cp.async on NVIDIA) fills the stage 3 K steps ahead while the current
+//    one is multiplied; hd.async_wait pending = 2 makes the current stage's
+//    copies complete (the barrier pass adds the CTA barriers);
+//  - each K step of 32 reads its stage into the #hd.dot_op layouts of
+//    mma.m16n8k16.bf16 and runs hd.dot, one mma.sync per 16x8 tile and K
+//    step of 16 (on the host: FMAs);
+//  - the loads past the last K step re-read the last tile (min with k - 32),
+//    so no step needs a mask.
 // #instr is the model's declaration (NvidiaModelTest checks it).
 #instr = #hd.matrix_instr<{name = "mma.m16n8k16.bf16", shape = [16, 8, 16], aType = bf16, bType = bf16, accType = f32, a = {register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, b = {register = [[1, 0], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]}, acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>
 #acc = #hd.mma<{instr = #instr, warpsPerCTA = [2, 4]}>
@@ -12,22 +19,22 @@
 #b_op = #hd.dot_op<{opIdx = 1, parent = #acc}>
 #a_load = #hd.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
 #b_load = #hd.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#a_sw = #hd.swizzled<{vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]}>
+#b_sw = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
 #a_rows = #hd.slice<{dim = 1, parent = #a_load}>
 #a_cols = #hd.slice<{dim = 0, parent = #a_load}>
 #b_rows = #hd.slice<{dim = 1, parent = #b_load}>
 #b_cols = #hd.slice<{dim = 0, parent = #b_load}>
 #c_rows = #hd.slice<{dim = 1, parent = #acc}>
 #c_cols = #hd.slice<{dim = 0, parent = #acc}>
-
 module attributes {hd.num_warps = 8 : i32} {
   func.func @matmul_mma(%a: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %b: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %c: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %m: i32 {hd.divisibility = 16 : i32}, %n: i32 {hd.divisibility = 16 : i32}, %k: i32 {hd.divisibility = 16 : i32}) attributes {hd.kernel} {
-    %c128 = arith.constant 128 : i32
+    %cbm = arith.constant 128 : i32
+    %cbn = arith.constant 128 : i32
     %pid_m = hd.program_id 0
     %pid_n = hd.program_id 1
-    %m0 = arith.muli %pid_m, %c128 : i32
-    %n0 = arith.muli %pid_n, %c128 : i32
-
-    // A[m0 + i][t] at (m0 + i) * k + t; B[t][n0 + j] at t * n + n0 + j.
+    %m0 = arith.muli %pid_m, %cbm : i32
+    %n0 = arith.muli %pid_n, %cbn : i32
     %ai = hd.arange 0 to 128 : tensor<128xi32, #a_rows>
     %m0_a = hd.splat %m0 : tensor<128xi32, #a_rows>
     %a_gi = arith.addi %m0_a, %ai : tensor<128xi32, #a_rows>
@@ -39,7 +46,6 @@ module attributes {hd.num_warps = 8 : i32} {
     %akk2 = hd.expand_dims %akk axis = 0 : tensor<32xi32, #a_cols> -> tensor<1x32xi32, #a_load>
     %a_kk = hd.broadcast %akk2 : tensor<1x32xi32, #a_load> -> tensor<128x32xi32, #a_load>
     %a_base = arith.addi %a_row_off, %a_kk : tensor<128x32xi32, #a_load>
-
     %bj = hd.arange 0 to 128 : tensor<128xi32, #b_cols>
     %n0_b = hd.splat %n0 : tensor<128xi32, #b_cols>
     %b_gj = arith.addi %n0_b, %bj : tensor<128xi32, #b_cols>
@@ -51,31 +57,97 @@ module attributes {hd.num_warps = 8 : i32} {
     %b_kk_rows2 = hd.expand_dims %b_kk_rows axis = 1 : tensor<32xi32, #b_rows> -> tensor<32x1xi32, #b_load>
     %b_kk = hd.broadcast %b_kk_rows2 : tensor<32x1xi32, #b_load> -> tensor<32x128xi32, #b_load>
     %b_base = arith.addi %b_kk, %b_col_off : tensor<32x128xi32, #b_load>
-
     %ap = hd.splat %a : tensor<128x32x!hd.ptr<bf16>, #a_load>
     %bp = hd.splat %b : tensor<32x128x!hd.ptr<bf16>, #b_load>
+    // The rings of stages, and the first 3 K steps started.
+    %a_smem = hd.local_alloc -> !hd.memdesc<4x128x32xbf16, #a_sw>
+    %b_smem = hd.local_alloc -> !hd.memdesc<4x32x128xbf16, #b_sw>
+    %cbk = arith.constant 32 : i32
+    %klast = arith.subi %k, %cbk : i32
+    %cstages = arith.constant 4 : i32
+    %kp00 = arith.constant 0 : i32
+    %kp0 = arith.minsi %kp00, %klast : i32
+    %st0 = arith.constant 0 : i32
+    %kk_a_p0 = hd.splat %kp0 : tensor<128x32xi32, #a_load>
+    %a_off_p0 = arith.addi %a_base, %kk_a_p0 : tensor<128x32xi32, #a_load>
+    %aptrs_p0 = hd.addptr %ap, %a_off_p0 : tensor<128x32x!hd.ptr<bf16>, #a_load>, tensor<128x32xi32, #a_load>
+    %a_dst_p0 = hd.memdesc_index %a_smem[%st0] : !hd.memdesc<4x128x32xbf16, #a_sw> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %a_cp_p0 = hd.async_copy %aptrs_p0, %a_dst_p0 : tensor<128x32x!hd.ptr<bf16>, #a_load> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %kk_row_p0 = arith.muli %kp0, %n : i32
+    %kk_b_p0 = hd.splat %kk_row_p0 : tensor<32x128xi32, #b_load>
+    %b_off_p0 = arith.addi %b_base, %kk_b_p0 : tensor<32x128xi32, #b_load>
+    %bptrs_p0 = hd.addptr %bp, %b_off_p0 : tensor<32x128x!hd.ptr<bf16>, #b_load>, tensor<32x128xi32, #b_load>
+    %b_dst_p0 = hd.memdesc_index %b_smem[%st0] : !hd.memdesc<4x32x128xbf16, #b_sw> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %b_cp_p0 = hd.async_copy %bptrs_p0, %b_dst_p0 : tensor<32x128x!hd.ptr<bf16>, #b_load> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %grp_p0 = hd.async_commit_group %a_cp_p0, %b_cp_p0
+    %kp10 = arith.constant 32 : i32
+    %kp1 = arith.minsi %kp10, %klast : i32
+    %st1 = arith.constant 1 : i32
+    %kk_a_p1 = hd.splat %kp1 : tensor<128x32xi32, #a_load>
+    %a_off_p1 = arith.addi %a_base, %kk_a_p1 : tensor<128x32xi32, #a_load>
+    %aptrs_p1 = hd.addptr %ap, %a_off_p1 : tensor<128x32x!hd.ptr<bf16>, #a_load>, tensor<128x32xi32, #a_load>
+    %a_dst_p1 = hd.memdesc_index %a_smem[%st1] : !hd.memdesc<4x128x32xbf16, #a_sw> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %a_cp_p1 = hd.async_copy %aptrs_p1, %a_dst_p1 : tensor<128x32x!hd.ptr<bf16>, #a_load> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %kk_row_p1 = arith.muli %kp1, %n : i32
+    %kk_b_p1 = hd.splat %kk_row_p1 : tensor<32x128xi32, #b_load>
+    %b_off_p1 = arith.addi %b_base, %kk_b_p1 : tensor<32x128xi32, #b_load>
+    %bptrs_p1 = hd.addptr %bp, %b_off_p1 : tensor<32x128x!hd.ptr<bf16>, #b_load>, tensor<32x128xi32, #b_load>
+    %b_dst_p1 = hd.memdesc_index %b_smem[%st1] : !hd.memdesc<4x32x128xbf16, #b_sw> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %b_cp_p1 = hd.async_copy %bptrs_p1, %b_dst_p1 : tensor<32x128x!hd.ptr<bf16>, #b_load> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %grp_p1 = hd.async_commit_group %a_cp_p1, %b_cp_p1
+    %kp20 = arith.constant 64 : i32
+    %kp2 = arith.minsi %kp20, %klast : i32
+    %st2 = arith.constant 2 : i32
+    %kk_a_p2 = hd.splat %kp2 : tensor<128x32xi32, #a_load>
+    %a_off_p2 = arith.addi %a_base, %kk_a_p2 : tensor<128x32xi32, #a_load>
+    %aptrs_p2 = hd.addptr %ap, %a_off_p2 : tensor<128x32x!hd.ptr<bf16>, #a_load>, tensor<128x32xi32, #a_load>
+    %a_dst_p2 = hd.memdesc_index %a_smem[%st2] : !hd.memdesc<4x128x32xbf16, #a_sw> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %a_cp_p2 = hd.async_copy %aptrs_p2, %a_dst_p2 : tensor<128x32x!hd.ptr<bf16>, #a_load> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+    %kk_row_p2 = arith.muli %kp2, %n : i32
+    %kk_b_p2 = hd.splat %kk_row_p2 : tensor<32x128xi32, #b_load>
+    %b_off_p2 = arith.addi %b_base, %kk_b_p2 : tensor<32x128xi32, #b_load>
+    %bptrs_p2 = hd.addptr %bp, %b_off_p2 : tensor<32x128x!hd.ptr<bf16>, #b_load>, tensor<32x128xi32, #b_load>
+    %b_dst_p2 = hd.memdesc_index %b_smem[%st2] : !hd.memdesc<4x32x128xbf16, #b_sw> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %b_cp_p2 = hd.async_copy %bptrs_p2, %b_dst_p2 : tensor<32x128x!hd.ptr<bf16>, #b_load> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+    %grp_p2 = hd.async_commit_group %a_cp_p2, %b_cp_p2
     %zero = arith.constant dense<0.0> : tensor<128x128xf32, #acc>
     %lb = arith.constant 0 : index
     %step = arith.constant 32 : index
     %ub = arith.index_cast %k : i32 to index
-    %result = scf.for %kk = %lb to %ub step %step iter_args(%sum = %zero) -> (tensor<128x128xf32, #acc>) {
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    %res:2 = scf.for %kk = %lb to %ub step %step iter_args(%sum = %zero, %cur = %c0i) -> (tensor<128x128xf32, #acc>, i32) {
       %kk_i32 = arith.index_cast %kk : index to i32
-      %kk_a = hd.splat %kk_i32 : tensor<128x32xi32, #a_load>
+      // Stage %cur has landed; read it, then refill the stage read last step.
+      %w = hd.async_wait pending = 2
+      %a_cur = hd.memdesc_index %a_smem[%cur] : !hd.memdesc<4x128x32xbf16, #a_sw> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+      %b_cur = hd.memdesc_index %b_smem[%cur] : !hd.memdesc<4x32x128xbf16, #b_sw> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+      %a_dot = hd.local_load %a_cur : !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32> -> tensor<128x32xbf16, #a_op>
+      %b_dot = hd.local_load %b_cur : !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128> -> tensor<32x128xbf16, #b_op>
+      %kn0 = arith.constant 96 : i32
+      %kn1 = arith.addi %kk_i32, %kn0 : i32
+      %knext = arith.minsi %kn1, %klast : i32
+      %nx0 = arith.addi %cur, %cstages : i32
+      %nx1 = arith.subi %nx0, %c1i : i32
+      %nxs = arith.remsi %nx1, %cstages : i32
+      %kk_a = hd.splat %knext : tensor<128x32xi32, #a_load>
       %a_off = arith.addi %a_base, %kk_a : tensor<128x32xi32, #a_load>
       %aptrs = hd.addptr %ap, %a_off : tensor<128x32x!hd.ptr<bf16>, #a_load>, tensor<128x32xi32, #a_load>
-      %a_tile = hd.load %aptrs : tensor<128x32x!hd.ptr<bf16>, #a_load>
-      %kk_row = arith.muli %kk_i32, %n : i32
+      %a_dst = hd.memdesc_index %a_smem[%nxs] : !hd.memdesc<4x128x32xbf16, #a_sw> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+      %a_cp = hd.async_copy %aptrs, %a_dst : tensor<128x32x!hd.ptr<bf16>, #a_load> -> !hd.memdesc<128x32xbf16, #a_sw, alloc = 4x128x32>
+      %kk_row = arith.muli %knext, %n : i32
       %kk_b = hd.splat %kk_row : tensor<32x128xi32, #b_load>
       %b_off = arith.addi %b_base, %kk_b : tensor<32x128xi32, #b_load>
       %bptrs = hd.addptr %bp, %b_off : tensor<32x128x!hd.ptr<bf16>, #b_load>, tensor<32x128xi32, #b_load>
-      %b_tile = hd.load %bptrs : tensor<32x128x!hd.ptr<bf16>, #b_load>
-      %a_dot = hd.convert_layout %a_tile : tensor<128x32xbf16, #a_load> -> tensor<128x32xbf16, #a_op>
-      %b_dot = hd.convert_layout %b_tile : tensor<32x128xbf16, #b_load> -> tensor<32x128xbf16, #b_op>
+      %b_dst = hd.memdesc_index %b_smem[%nxs] : !hd.memdesc<4x32x128xbf16, #b_sw> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+      %b_cp = hd.async_copy %bptrs, %b_dst : tensor<32x128x!hd.ptr<bf16>, #b_load> -> !hd.memdesc<32x128xbf16, #b_sw, alloc = 4x32x128>
+      %grp = hd.async_commit_group %a_cp, %b_cp
       %next = hd.dot %a_dot, %b_dot, %sum : tensor<128x32xbf16, #a_op> * tensor<32x128xbf16, #b_op> -> tensor<128x128xf32, #acc>
-      scf.yield %next : tensor<128x128xf32, #acc>
+      %cur1 = arith.addi %cur, %c1i : i32
+      %curn = arith.remsi %cur1, %cstages : i32
+      scf.yield %next, %curn : tensor<128x128xf32, #acc>, i32
     }
-
-    // C[m0 + i][n0 + j] at (m0 + i) * n + n0 + j, from the accumulator's layout.
+    %wz = hd.async_wait pending = 0
     %ci = hd.arange 0 to 128 : tensor<128xi32, #c_rows>
     %m0_c = hd.splat %m0 : tensor<128xi32, #c_rows>
     %c_gi = arith.addi %m0_c, %ci : tensor<128xi32, #c_rows>
@@ -91,7 +163,7 @@ module attributes {hd.num_warps = 8 : i32} {
     %c_off = arith.addi %c_row_off, %c_col_off : tensor<128x128xi32, #acc>
     %cp = hd.splat %c : tensor<128x128x!hd.ptr<bf16>, #acc>
     %cptrs = hd.addptr %cp, %c_off : tensor<128x128x!hd.ptr<bf16>, #acc>, tensor<128x128xi32, #acc>
-    %c_bf16 = arith.truncf %result : tensor<128x128xf32, #acc> to tensor<128x128xbf16, #acc>
+    %c_bf16 = arith.truncf %res#0 : tensor<128x128xf32, #acc> to tensor<128x128xbf16, #acc>
     hd.store %cptrs, %c_bf16 : tensor<128x128x!hd.ptr<bf16>, #acc>
     return
   }

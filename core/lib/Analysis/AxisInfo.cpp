@@ -172,6 +172,21 @@ void AxisInfoAnalysis::visit(Operation *op) {
           std::min(kMaxDivisibility, a.divisibility[d] * b.divisibility[d]);
       info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
     }
+  } else if (isa<arith::SubIOp>(op)) {
+    // a - b runs along a where b is constant (a descending b never helps).
+    AxisInfo a = get(op->getOperand(0)), b = get(op->getOperand(1));
+    for (unsigned d = 0; d < info.contiguity.size(); ++d) {
+      info.contiguity[d] = std::min(a.contiguity[d], b.constancy[d]);
+      info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+      info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    }
+  } else if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op)) {
+    // Either operand, element by element: what both have.
+    AxisInfo a = get(op->getOperand(0)), b = get(op->getOperand(1));
+    for (unsigned d = 0; d < info.contiguity.size(); ++d) {
+      info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+      info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    }
   } else if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(op)) {
     info = get(op->getOperand(0));
   }

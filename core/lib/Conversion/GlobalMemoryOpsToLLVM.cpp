@@ -109,11 +109,7 @@ Value accessAddress(ConversionPatternRewriter &rewriter, Location loc, Lowering 
   return LLVM::ExtractElementOp::create(rewriter, loc, converted, i32Const(rewriter, loc, r));
 }
 
-/// Groups of consecutive registers that one vector access can serve.
-struct AccessPlan {
-  int64_t vector = 1;   // elements per access
-  int64_t alignment = 1; // bytes
-};
+} // namespace
 
 AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t elemBytes,
                       int64_t maxVectorBytes, bool needsAlignment) {
@@ -165,6 +161,8 @@ AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t ele
                                         v * elemBytes));
   return plan;
 }
+
+namespace {
 
 /// The lanes [first, first + width) of `vec`.
 Value subVector(OpBuilder &b, Location loc, Value vec, int64_t first, int64_t width) {

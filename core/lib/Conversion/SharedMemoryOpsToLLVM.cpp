@@ -680,14 +680,77 @@ struct BarrierLowering : TilePattern<BarrierOp> {
   }
 };
 
-/// On targets without asynchronous copies (every target, for now) the copy
-/// happens at once: a masked global load of the view's tile, then a store
-/// into shared memory. Tokens are plain integers.
+/// The dim register 0 of `info` steps along by one element, or -1.
+int fastDim(const TileInfo &info) {
+  const LinearLayout &ll = info.layout;
+  if (ll.getInDimSizeLog2("register") == 0)
+    return -1;
+  const LinearLayout::Basis &first = ll.getBasis("register", 0);
+  int fast = -1;
+  for (size_t d = 0; d < first.size(); ++d)
+    if (first[d] != 0)
+      fast = fast < 0 && first[d] == 1 ? int(d) : -2;
+  return fast < 0 ? -1 : fast;
+}
+
+/// Where the target copies asynchronously (TargetHooks::asyncCopyBytes),
+/// each group of registers contiguous in global and in shared memory is one
+/// copy of 4..asyncCopyBytes() bytes; a mask must be constant over a group
+/// (it zero-fills the group). Elsewhere, and for an `other` value or groups
+/// under 4 bytes, the copy happens at once: a masked global load of the
+/// view's tile, then a store into shared memory. Tokens are plain integers.
 struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
   using TilePattern::TilePattern;
+
+  /// Bytes per copy for the asynchronous form, or 0 when it does not apply.
+  int64_t asyncGroupBytes(AsyncCopyOp op, const TileInfo &info, const SharedAddressing &addr,
+                          const TileAccess &access, int64_t elemBytes) const {
+    int64_t maxBytes = lowering.hooks.asyncCopyBytes();
+    int fast = fastDim(info);
+    if (maxBytes < 4 || op.getOther() || fast < 0 || addr.subByte)
+      return 0;
+    AccessPlan global = planAccess(info, lowering.axis.get(op.getPtr()), elemBytes, maxBytes,
+                                   /*needsAlignment=*/true);
+    int64_t v = std::min(global.vector, access.vector);
+    if (op.getMask())
+      v = std::min<int64_t>(v, lowering.axis.get(op.getMask()).constancy[fast]);
+    v = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, v));
+    return v * elemBytes >= 4 ? v * elemBytes : 0;
+  }
+
   LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    {
+      auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+      Type elem = getTypeConverter()->convertType(
+          cast<PointerType>(ptrType.getElementType()).getPointeeType());
+      const TileInfo *info = tile(ptrType);
+      std::string why;
+      auto addr = sharedAddressing(op.getDst().getType(), why);
+      if (info && elem && elem.isIntOrFloat() && succeeded(addr)) {
+        int64_t elemBytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+        TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks,
+                                           lowering.hooks.asyncCopyBytes());
+        if (int64_t bytes = asyncGroupBytes(op, *info, *addr, access, elemBytes)) {
+          MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getDst());
+          for (int64_t r = 0; r < info->numRegs; r += bytes / elemBytes) {
+            Value global = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
+                                                          i32Const(rewriter, loc, r));
+            Value shared =
+                sharedElementAddress(rewriter, loc, elem, desc.base, desc.origin, access, *addr, r);
+            Value valid = adaptor.getMask()
+                              ? LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getMask(),
+                                                               i32Const(rewriter, loc, r))
+                                    .getResult()
+                              : Value();
+            lowering.hooks.asyncCopy(rewriter, loc, shared, global, unsigned(bytes), valid);
+          }
+          rewriter.replaceOp(op, i32Const(rewriter, loc, 0));
+          return success();
+        }
+      }
+    }
     auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
     Type elem = cast<PointerType>(ptrType.getElementType()).getPointeeType();
     auto tileType = RankedTensorType::get(ptrType.getShape(), elem, ptrType.getEncoding());
@@ -718,11 +781,23 @@ struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
   }
 };
 
-template <typename OpT>
-struct TokenLowering : TilePattern<OpT> {
-  using TilePattern<OpT>::TilePattern;
-  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor,
+/// Commit and wait order this thread's asynchronous copies (nothing where
+/// copies complete at once); their tokens are plain integers.
+struct AsyncCommitGroupLowering : TilePattern<AsyncCommitGroupOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    lowering.hooks.asyncCommitGroup(rewriter, op.getLoc());
+    rewriter.replaceOp(op, i32Const(rewriter, op.getLoc(), 0));
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : TilePattern<AsyncWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    lowering.hooks.asyncWait(rewriter, op.getLoc(), op.getPending());
     rewriter.replaceOp(op, i32Const(rewriter, op.getLoc(), 0));
     return success();
   }
@@ -734,8 +809,8 @@ void populateSharedMemoryPatterns(TileTypeConverter &converter, Lowering &loweri
                                   RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalStoreLowering, LocalLoadLowering,
                MemDescSliceLowering, MemDescIndexLowering, MemDescPermuteLowering,
-               BarrierLowering, AsyncCopyLowering, TokenLowering<AsyncCommitGroupOp>,
-               TokenLowering<AsyncWaitOp>>(converter, lowering);
+               BarrierLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
+               AsyncWaitLowering>(converter, lowering);
 }
 
 } // namespace hadron::lowering

@@ -242,6 +242,20 @@ struct TilePattern : OpConversionPattern<OpT> {
   Lowering &lowering;
 };
 
+/// Groups of consecutive registers that one vector access to global memory
+/// can serve.
+struct AccessPlan {
+  int64_t vector = 1;    ///< elements per access
+  int64_t alignment = 1; ///< bytes
+};
+
+/// The widest global access (at most `maxVectorBytes`) for the tile `info`
+/// through pointers with `ptrInfo`: registers consecutive along the layout's
+/// fastest dim that the pointers prove contiguous (and, when
+/// `needsAlignment`, aligned to the access).
+AccessPlan planAccess(const TileInfo &info, const AxisInfo &ptrInfo, int64_t elemBytes,
+                      int64_t maxVectorBytes, bool needsAlignment);
+
 /// i1: true in the one thread that owns each element of `info`'s tile
 /// among the threads that hold replicas of it (lanes/warps with a zero
 /// basis); null when no element is replicated.

@@ -281,6 +281,45 @@ void NvidiaHooks::assertTrue(OpBuilder &b, Location loc, Value condition, String
 
 namespace {
 
+/// PTX with side effects (it touches memory the compiler does not see).
+void inlinePtx(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
+               ValueRange operands) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+                            ArrayAttr());
+}
+
+} // namespace
+
+// cp.async (sm_80+, every arch the model has): 4, 8 or 16 bytes, zero-filled
+// past src-size, which is 0 where the copy is masked off.
+unsigned NvidiaHooks::asyncCopyBytes() const { return 16; }
+
+void NvidiaHooks::asyncCopy(OpBuilder &b, Location loc, Value shared, Value global,
+                            unsigned bytes, Value valid) {
+  Value dst = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), shared);
+  Value src = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), global);
+  Value size = i32Const(b, loc, bytes);
+  if (valid)
+    size = LLVM::SelectOp::create(b, loc, valid, size, i32Const(b, loc, 0));
+  // .cg (L2 only) takes 16 bytes; smaller copies go through L1 (.ca).
+  std::string text = std::string(bytes == 16 ? "cp.async.cg" : "cp.async.ca") +
+                     ".shared.global [$0], [$1], " + std::to_string(bytes) + ", $2;";
+  inlinePtx(b, loc, text, "l,l,r", {dst, src, size});
+}
+
+void NvidiaHooks::asyncCommitGroup(OpBuilder &b, Location loc) {
+  inlinePtx(b, loc, "cp.async.commit_group;", "", {});
+}
+
+void NvidiaHooks::asyncWait(OpBuilder &b, Location loc, unsigned pending) {
+  inlinePtx(b, loc, "cp.async.wait_group " + std::to_string(pending) + ";", "", {});
+}
+
+namespace {
+
 /// The operands of an mma.sync as its PTX names them: 32-bit registers, each
 /// holding 32 / width consecutive elements of the fragment (.f16x2, .bf16x2,
 /// four s8), or one f32 / s32.

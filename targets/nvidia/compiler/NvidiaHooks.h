@@ -48,6 +48,11 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  unsigned asyncCopyBytes() const override;
+  void asyncCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value shared, mlir::Value global,
+                 unsigned bytes, mlir::Value valid) override;
+  void asyncCommitGroup(mlir::OpBuilder &b, mlir::Location loc) override;
+  void asyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending) override;
   Result<llvm::SmallVector<mlir::Value>>
   matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
                            mlir::ValueRange a, mlir::ValueRange bOperand,

@@ -91,6 +91,21 @@ public:
   virtual void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                           llvm::StringRef message) = 0;
 
+  /// Widest copy, in bytes, that a thread can start from global to shared
+  /// memory without waiting for it; 0 (the default) when the target has no
+  /// such engine, and async_copy then completes at once.
+  virtual unsigned asyncCopyBytes() const { return 0; }
+  /// Starts copying `bytes` (a power of two from 4 to asyncCopyBytes()) from
+  /// `global` to `shared`, both aligned to `bytes`; where `valid` (i1, or
+  /// null for always) is false the bytes are zeros instead.
+  virtual void asyncCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value shared,
+                         mlir::Value global, unsigned bytes, mlir::Value valid) {}
+  /// Closes the group of copies this thread started since the last commit.
+  virtual void asyncCommitGroup(mlir::OpBuilder &b, mlir::Location loc) {}
+  /// Waits until at most `pending` of this thread's committed groups are
+  /// still in flight.
+  virtual void asyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending) {}
+
   /// D = A * B + C on one matrix instruction named `instr` (an
   /// #hd.matrix_instr the target's model declares), issued by the calling
   /// thread's warp. `a`, `b` and `c` are the thread's registers of the
