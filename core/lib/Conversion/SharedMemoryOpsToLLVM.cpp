@@ -562,6 +562,107 @@ struct LocalStoreLowering : TilePattern<LocalStoreOp> {
   }
 };
 
+/// A tile of 16-bit elements whose layout gives every warp 8x8 matrices the
+/// way the target's matrix load (TargetHooks::loadMatrices) delivers them:
+/// register bit 0 and lane bits 0, 1 step 1, 2, 4 along one dim, lane bits
+/// 2..4 along the other, and the shared layout keeps rows of 8 elements
+/// contiguous and 16-byte aligned. Each load serves matrixLoadCount()
+/// register pairs; lanes 8q..8q+7 pass the rows of the q-th. Null when the
+/// tile does not have that shape.
+Value loadTileAsMatrices(OpBuilder &b, Location loc, const TileInfo &info,
+                         const SharedAddressing &addr, Type vectorType, MemDesc desc,
+                         TargetHooks &hooks) {
+  const unsigned perLoad = hooks.matrixLoadCount();
+  const LinearLayout &ll = info.layout;
+  if (perLoad == 0 || !llvm::isPowerOf2_32(perLoad) || perLoad > 4 || addr.elemBytes != 2 ||
+      addr.subByte || !addr.paddings.empty() || ll.getNumOutDims() != 2 ||
+      info.laneBases.size() != 5 || info.numRegs % (2 * perLoad) != 0)
+    return {};
+  // c: the dim whose first 8 elements are consecutive in memory; o: the other.
+  int c = -1;
+  for (int d = 0; d < 2; ++d)
+    if (addr.lin[d].size() >= 3 && addr.lin[d][0] == 1 && addr.lin[d][1] == 2 &&
+        addr.lin[d][2] == 4)
+      c = d;
+  if (c < 0 || addr.lin[1 - c].size() < 3 || (addr.originBits & 7))
+    return {};
+  const int o = 1 - c;
+  for (int d = 0; d < 2; ++d)
+    for (size_t bit = 0; bit < addr.lin[d].size(); ++bit)
+      if ((d != c || bit >= 3) && (addr.lin[d][bit] & 7))
+        return {};
+  for (const auto &dim : addr.stack)
+    for (int64_t s : dim)
+      if (s != 0)
+        return {};
+  auto unit = [](int d, int32_t v) {
+    LinearLayout::Basis basis(2, 0);
+    basis[d] = v;
+    return basis;
+  };
+  const auto &lanes = info.laneBases;
+  auto fragmentAlong = [&](int pairs, int rows) {
+    return ll.getBasis("register", 0) == unit(pairs, 1) && lanes[0] == unit(pairs, 2) &&
+           lanes[1] == unit(pairs, 4) && lanes[2] == unit(rows, 1) && lanes[3] == unit(rows, 2) &&
+           lanes[4] == unit(rows, 4);
+  };
+  bool transpose;
+  if (fragmentAlong(c, o))
+    transpose = false;
+  else if (fragmentAlong(o, c))
+    transpose = true;
+  else
+    return {};
+  // Every other basis moves whole 8x8 blocks.
+  auto blockAligned = [](const LinearLayout::Basis &basis) {
+    return (basis[0] & 7) == 0 && (basis[1] & 7) == 0;
+  };
+  for (int i = 1; i < ll.getInDimSizeLog2("register"); ++i)
+    if (!blockAligned(ll.getBasis("register", i)))
+      return {};
+  for (const auto &basis : info.warpBases)
+    if (!blockAligned(basis))
+      return {};
+  auto linOf = [&](const LinearLayout::Basis &coord) { return addr.offsetsOf(coord).first; };
+  // The row this lane passes: row lane % 8 of the matrix of register pair
+  // lane / 8 (register bits 1.. pick it), in this warp.
+  Value lane = hooks.laneId(b, loc), warp = hooks.warpId(b, loc);
+  Value rowLin = i32Const(b, loc, 0);
+  auto addBit = [&](Value id, int bit, int64_t lin) {
+    if (lin == 0)
+      return;
+    Value set = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, id, i32Const(b, loc, bit)),
+                                    i32Const(b, loc, 1));
+    rowLin = LLVM::XOrOp::create(b, loc, rowLin,
+                                 LLVM::MulOp::create(b, loc, set, i32Const(b, loc, lin)));
+  };
+  for (int bit = 0; bit < 3; ++bit)
+    addBit(lane, bit, linOf(unit(o, 1 << bit)));
+  for (int bit = 0; (1u << bit) < perLoad; ++bit)
+    addBit(lane, 3 + bit, linOf(ll.getBasis("register", 1 + bit)));
+  for (auto [bit, basis] : llvm::enumerate(info.warpBases))
+    addBit(warp, int(bit), linOf(basis));
+  if (desc.origin)
+    rowLin = LLVM::XOrOp::create(b, loc, rowLin, desc.origin);
+  auto vecType = cast<VectorType>(vectorType);
+  Type elem = vecType.getElementType();
+  auto pairType = VectorType::get({2}, elem);
+  SmallVector<Value> regs(info.numRegs);
+  for (int64_t r0 = 0; r0 < info.numRegs; r0 += 2 * perLoad) {
+    Value off = LLVM::XOrOp::create(b, loc, rowLin, i32Const(b, loc, linOf(info.regCoords[r0])));
+    Value row = LLVM::GEPOp::create(b, loc, desc.base.getType(), elem, desc.base, ValueRange{off});
+    SmallVector<Value> words = hooks.loadMatrices(b, loc, row, transpose);
+    if (words.size() != perLoad)
+      return {};
+    for (unsigned q = 0; q < perLoad; ++q) {
+      Value pair = LLVM::BitcastOp::create(b, loc, pairType, words[q]);
+      for (int i = 0; i < 2; ++i)
+        regs[r0 + 2 * q + i] = LLVM::ExtractElementOp::create(b, loc, pair, i32Const(b, loc, i));
+    }
+  }
+  return pack(b, loc, vectorType, regs);
+}
+
 struct LocalLoadLowering : TilePattern<LocalLoadOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
@@ -574,6 +675,11 @@ struct LocalLoadLowering : TilePattern<LocalLoadOp> {
     if (!info || failed(addr) || !type)
       return op->emitOpError() << "cannot be lowered: " << why;
     MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    if (!lowering.tiles.foldsThreads())
+      if (Value v = loadTileAsMatrices(rewriter, loc, *info, *addr, type, desc, lowering.hooks)) {
+        rewriter.replaceOp(op, v);
+        return success();
+      }
     TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks, 16);
     rewriter.replaceOp(op, loadTileFromShared(rewriter, loc, type, desc.base, desc.origin,
                                               access, *addr));

@@ -310,6 +310,24 @@ void NvidiaHooks::asyncCopy(OpBuilder &b, Location loc, Value shared, Value glob
   inlinePtx(b, loc, text, "l,l,r", {dst, src, size});
 }
 
+// ldmatrix (sm_75+): four 8x8 b16 matrices per warp.
+SmallVector<Value> NvidiaHooks::loadMatrices(OpBuilder &b, Location loc, Value row,
+                                             bool transpose) {
+  Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), row);
+  Type i32 = b.getI32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+  std::string text = std::string("ldmatrix.sync.aligned.m8n8.x4") + (transpose ? ".trans" : "") +
+                     ".shared.b16 {$0, $1, $2, $3}, [$4];";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, ValueRange{addr}, text, "=r,=r,=r,=r,l", /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return words;
+}
+
 void NvidiaHooks::asyncCommitGroup(OpBuilder &b, Location loc) {
   inlinePtx(b, loc, "cp.async.commit_group;", "", {});
 }

@@ -48,6 +48,9 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  unsigned matrixLoadCount() const override { return 4; }
+  llvm::SmallVector<mlir::Value> loadMatrices(mlir::OpBuilder &b, mlir::Location loc,
+                                              mlir::Value row, bool transpose) override;
   unsigned asyncCopyBytes() const override;
   void asyncCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value shared, mlir::Value global,
                  unsigned bytes, mlir::Value valid) override;

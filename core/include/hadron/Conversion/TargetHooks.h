@@ -106,6 +106,19 @@ public:
   /// still in flight.
   virtual void asyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending) {}
 
+  /// How many 8x8 matrices of 16-bit elements one warp-wide load from
+  /// shared memory delivers (0, the default: the target has no such load).
+  virtual unsigned matrixLoadCount() const { return 0; }
+  /// The warp-wide load: lane l passes in `row` the address of row l % 8 of
+  /// matrix l / 8 (8 consecutive elements, 16-byte aligned). Returns
+  /// matrixLoadCount() i32 values, value j holding two elements of matrix j:
+  /// row lane / 4, columns 2 * (lane % 4) and + 1, or with `transpose` the
+  /// same of the transposed matrix (column lane / 4, rows 2 * (lane % 4), + 1).
+  virtual llvm::SmallVector<mlir::Value> loadMatrices(mlir::OpBuilder &b, mlir::Location loc,
+                                                      mlir::Value row, bool transpose) {
+    return {};
+  }
+
   /// D = A * B + C on one matrix instruction named `instr` (an
   /// #hd.matrix_instr the target's model declares), issued by the calling
   /// thread's warp. `a`, `b` and `c` are the thread's registers of the
