@@ -54,6 +54,17 @@ std::function<V(Env &, int)> divisionOperands(Elem e) {
   };
 }
 
+/// `op` on every operand with the fast-math flags `flags`.
+Body fastMathOp(const std::string &op, const std::string &flags) {
+  return [op, flags](Kernel &k, const std::vector<std::string> &a,
+                     const std::vector<std::string> &t, const std::string &) {
+    std::string operands = a[0];
+    for (size_t i = 1; i < a.size(); ++i)
+      operands += ", " + a[i];
+    return k.let(op + " " + operands + " fastmath<" + flags + "> : " + t[0]);
+  };
+}
+
 /// Operand 0 over the full range, operand 1 a shift amount in [0, width).
 std::function<V(Env &, int)> shiftOperands(Elem e) {
   return [e](Env &env, int k) {
@@ -204,6 +215,39 @@ void floatCases(std::vector<Case> &cases, Elem e, size_t &rot, bool full) {
                range(-6, 6), Tolerance::ulp(4, 1e-7)});
 }
 
+/// afn lets a target approximate f32 exp, exp2, log, rsqrt and divf
+/// (docs/ir.md, "Fast math"): each case allows the bound of the
+/// approximation NVIDIA uses, which the CUDA C++ Programming Guide gives for
+/// __expf (2 + 1.173 |x| ulp: 13 on [-10, 10]), exp2f, rsqrtf (2 ulp) and
+/// __logf (3 ulp, 2^-21.41 absolute on [0.5, 2]), and the PTX ISA for
+/// div.full (2 ulp). After the other cases, so that their layouts stay.
+void fastMathCases(std::vector<Case> &cases, size_t &rot) {
+  const Elem e = Elem::F32;
+  auto add = [&](const std::string &op, Elementwise ew) {
+    const Blocked layout = layouts1d()[rot++ % layouts1d().size()];
+    cases.push_back({"ew.f32." + op, [ew, layout, op](Env &env) {
+                       return elementwisePlan(env, ew, layout, "ew_" + op);
+                     }});
+  };
+  auto r = [e](double v) { return F(roundTo(e, v)); };
+  auto range = [e](double lo, double hi) {
+    return [e, lo, hi](Env &env, int) { return F(roundTo(e, env.uniform(lo, hi))); };
+  };
+  add("exp_afn", {{e}, e, fastMathOp("math.exp", "afn"),
+                  [=](auto &v) { return r(std::exp(v[0].f)); }, range(-10, 10), Tolerance::ulp(13)});
+  add("exp2_afn", {{e}, e, fastMathOp("math.exp2", "afn"),
+                   [=](auto &v) { return r(std::exp2(v[0].f)); }, range(-20, 20),
+                   Tolerance::ulp(2)});
+  add("log_afn", {{e}, e, fastMathOp("math.log", "afn"),
+                  [=](auto &v) { return r(std::log(v[0].f)); }, range(1e-3, 1e4),
+                  Tolerance::ulp(3, 4e-7)});
+  add("rsqrt_afn", {{e}, e, fastMathOp("math.rsqrt", "afn"),
+                    [=](auto &v) { return r(1 / std::sqrt(v[0].f)); }, range(1e-3, 1e4),
+                    Tolerance::ulp(2)});
+  add("divf_afn", {{e, e}, e, fastMathOp("arith.divf", "afn"),
+                   [=](auto &v) { return r(v[0].f / v[1].f); }, {}, Tolerance::ulp(2)});
+}
+
 } // namespace
 
 void addElementwiseCases(std::vector<Case> &cases) {
@@ -214,6 +258,7 @@ void addElementwiseCases(std::vector<Case> &cases) {
   floatCases(cases, Elem::F64, rot, true);
   floatCases(cases, Elem::F16, rot, false);
   floatCases(cases, Elem::BF16, rot, false);
+  fastMathCases(cases, rot);
 }
 
 } // namespace hadron::conformance

@@ -425,4 +425,50 @@ Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, L
   return d;
 }
 
+/// The f32 approximations Triton's NVIDIA back end emits: ex2.approx,
+/// lg2.approx, rsqrt.approx and div.full (full range, unlike div.approx),
+/// none .ftz so that subnormals behave as in the rest of the kernel. exp and
+/// log go through base 2: exp(x) = 2^(x log2 e), log(x) = log2(x) ln 2.
+/// docs/ir.md ("Fast math") gives their error bounds.
+Value NvidiaHooks::approximateMath(OpBuilder &b, Location loc, ApproxFunction fn,
+                                   ValueRange operands) {
+  Type f32 = b.getF32Type();
+  auto call = [&](StringRef intrinsic, ValueRange args) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(intrinsic), args)
+        .getResult(0);
+  };
+  auto scale = [&](Value v, double factor) -> Value {
+    Value c = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(factor));
+    return LLVM::FMulOp::create(b, loc, v, c);
+  };
+  auto compute = [&](ValueRange args) -> Value {
+    switch (fn) {
+    case ApproxFunction::Exp:
+      return call("llvm.nvvm.ex2.approx.f32", scale(args[0], llvm::numbers::log2e));
+    case ApproxFunction::Exp2:
+      return call("llvm.nvvm.ex2.approx.f32", args[0]);
+    case ApproxFunction::Log:
+      return scale(call("llvm.nvvm.lg2.approx.f", args[0]), llvm::numbers::ln2);
+    case ApproxFunction::Rsqrt:
+      return call("llvm.nvvm.rsqrt.approx.f", args[0]);
+    case ApproxFunction::Div:
+      return call("llvm.nvvm.div.full", args);
+    }
+    llvm_unreachable("every approximate function is handled");
+  };
+  auto vectorType = dyn_cast<VectorType>(operands[0].getType());
+  if (!vectorType)
+    return compute(operands);
+  // The instructions take scalars: one per register.
+  Value result = LLVM::PoisonOp::create(b, loc, vectorType);
+  for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
+    Value index = i32Const(b, loc, i);
+    SmallVector<Value, 2> lanes;
+    for (Value v : operands)
+      lanes.push_back(LLVM::ExtractElementOp::create(b, loc, v, index));
+    result = LLVM::InsertElementOp::create(b, loc, result, compute(lanes), index);
+  }
+  return result;
+}
+
 } // namespace hadron::nvidia

@@ -71,6 +71,10 @@ private:
   /// Computed at the start of the kernel's entry block (op results, so they
   /// survive the signature conversion and dominate every use).
   mlir::Value lane, warp;
+
+public:
+  mlir::Value approximateMath(mlir::OpBuilder &b, mlir::Location loc, ApproxFunction fn,
+                              mlir::ValueRange operands) override;
 };
 
 } // namespace hadron::nvidia

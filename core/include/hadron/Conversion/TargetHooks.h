@@ -130,6 +130,20 @@ public:
                            mlir::ValueRange a, mlir::ValueRange bOperand, mlir::ValueRange c) {
     return Error("the target has no matrix instruction \"" + instr.str() + "\"");
   }
+
+  /// The f32 functions a target may compute approximately where the op
+  /// carries the `afn` fast-math flag (docs/ir.md, "Fast math"):
+  /// math.exp, math.exp2, math.log, math.rsqrt and arith.divf.
+  enum class ApproxFunction { Exp, Exp2, Log, Rsqrt, Div };
+  /// Emits `fn` of `operands` (the dividend and divisor for Div, else one
+  /// value; f32 scalars or vectors of f32, all of one type) with the target's
+  /// approximate instructions and returns the result. Returns a null Value,
+  /// having emitted nothing, to keep the precise lowering: the default, since
+  /// the flag permits an approximation and never requires one.
+  virtual mlir::Value approximateMath(mlir::OpBuilder &b, mlir::Location loc, ApproxFunction fn,
+                                      mlir::ValueRange operands) {
+    return {};
+  }
 };
 
 /// Lowers every kernel of `module` (hd ops, arith/math/scf/cf/func on tiles)
