@@ -79,8 +79,19 @@ void NvidiaHooks::beginKernel(Block &entry, unsigned) {
 
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Value tid = readSpecialRegister(b, loc, "tid.x");
-  lane = LLVM::AndOp::create(b, loc, tid, i32Const(b, loc, HD_NVIDIA_WARP_SIZE - 1));
-  warp = LLVM::LShrOp::create(b, loc, tid, i32Const(b, loc, 5));
+  Value lane = LLVM::AndOp::create(b, loc, tid, i32Const(b, loc, HD_NVIDIA_WARP_SIZE - 1));
+  Value warp = LLVM::LShrOp::create(b, loc, tid, i32Const(b, loc, 5));
+  kernelThreadIds[cast<SymbolOpInterface>(entry.getParentOp()).getName()] = {lane, warp};
+}
+
+std::pair<Value, Value> NvidiaHooks::threadIds(OpBuilder &b) const {
+  Operation *fn = b.getInsertionBlock()->getParentOp();
+  while (fn && !isa<SymbolOpInterface>(fn))
+    fn = fn->getParentOp();
+  auto it = fn ? kernelThreadIds.find(cast<SymbolOpInterface>(fn).getName())
+               : kernelThreadIds.end();
+  assert(it != kernelThreadIds.end() && "thread ids asked for outside a begun kernel");
+  return it->second;
 }
 
 void NvidiaHooks::finishKernel(LLVM::LLVMFuncOp kernel) {

@@ -17,6 +17,8 @@
 
 #include "hadron/Conversion/TargetHooks.h"
 
+#include "llvm/ADT/StringMap.h"
+
 namespace hadron::nvidia {
 
 struct ArchModel;
@@ -37,8 +39,12 @@ public:
   void finishKernel(mlir::LLVM::LLVMFuncOp func) override;
   mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, int axis) override;
   mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, int axis) override;
-  mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc) override { return lane; }
-  mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) override { return warp; }
+  mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc) override {
+    return threadIds(b).first;
+  }
+  mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) override {
+    return threadIds(b).second;
+  }
   llvm::StringRef atomicSyncScope(int scope) const override;
   void barrier(mlir::OpBuilder &b, mlir::Location loc) override;
   mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
@@ -68,9 +74,12 @@ private:
                         mlir::Value laneOrMask, ShuffleKind kind);
 
   const ArchModel &arch;
-  /// Computed at the start of the kernel's entry block (op results, so they
-  /// survive the signature conversion and dominate every use).
-  mlir::Value lane, warp;
+  /// The (lane, warp) of the kernel `b` inserts into.
+  std::pair<mlir::Value, mlir::Value> threadIds(mlir::OpBuilder &b) const;
+  /// Per kernel, by name: computed at the start of its entry block (op
+  /// results, so they survive the signature conversion and dominate every
+  /// use). Every kernel of a module begins before any is converted.
+  llvm::StringMap<std::pair<mlir::Value, mlir::Value>> kernelThreadIds;
 
 public:
   mlir::Value approximateMath(mlir::OpBuilder &b, mlir::Location loc, ApproxFunction fn,
