@@ -14,7 +14,9 @@
 
 #include "model/NvidiaModel.h"
 
+#include <cctype>
 #include <string>
+#include <vector>
 
 namespace hadron::nvidia::testing {
 
@@ -29,6 +31,23 @@ inline MmaDotShape mmaDotShape(const MatrixInstr &instr) {
   return {int(4 * instr.m), int(4 * instr.n), int(2 * instr.k),
           a == "tf32" ? "f32" : a == "s8" ? "i8" : a,
           std::string(instr.accType) == "s32" ? "i32" : "f32", a == "tf32"};
+}
+
+/// The names of the model's mma.sync instructions (the test parameters).
+inline std::vector<std::string> mmaSyncInstructions() {
+  std::vector<std::string> names;
+  for (const MatrixInstr &instr : matrixInstructions())
+    if (instr.family == MatrixFamily::MmaSync)
+      names.push_back(instr.name);
+  return names;
+}
+
+/// An instruction name as a test name: "mma.m16n8k16.f16" -> "mma_m16n8k16_f16".
+inline std::string testName(std::string name) {
+  for (char &ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)))
+      ch = '_';
+  return name;
 }
 
 /// The kernel `mma_dot(a, b, c, d)`, or an error for an instruction without

@@ -169,14 +169,6 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
-std::vector<std::string> mmaSyncInstructions() {
-  std::vector<std::string> names;
-  for (const hadron::nvidia::MatrixInstr &instr : hadron::nvidia::matrixInstructions())
-    if (instr.family == hadron::nvidia::MatrixFamily::MmaSync)
-      names.push_back(instr.name);
-  return names;
-}
-
 class MmaDotCompiles : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MmaDotCompiles, IssuesTheInstructionOnEveryArchThatHasIt) {
@@ -201,13 +193,8 @@ TEST_P(MmaDotCompiles, IssuesTheInstructionOnEveryArchThatHasIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NvidiaCompiler, MmaDotCompiles,
-                         ::testing::ValuesIn(mmaSyncInstructions()), [](const auto &info) {
-                           std::string name = info.param;
-                           for (char &ch : name)
-                             if (!isalnum(static_cast<unsigned char>(ch)))
-                               ch = '_';
-                           return name;
-                         });
+                         ::testing::ValuesIn(hadron::nvidia::testing::mmaSyncInstructions()),
+                         [](const auto &info) { return hadron::nvidia::testing::testName(info.param); });
 
 TEST(NvidiaCompiler, MmaOfALaterArchIsRefusedByName) {
   // wgmma is sm_90a's alone, and has no register form: hd.dot on registers

@@ -468,20 +468,9 @@ TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaMma, ::testing::ValuesIn([] {
-                           std::vector<std::string> names;
-                           for (const auto &instr : hadron::nvidia::matrixInstructions())
-                             if (instr.family == hadron::nvidia::MatrixFamily::MmaSync)
-                               names.push_back(instr.name);
-                           return names;
-                         }()),
-                         [](const auto &info) {
-                           std::string name = info.param;
-                           for (char &ch : name)
-                             if (!isalnum(static_cast<unsigned char>(ch)))
-                               ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaMma,
+                         ::testing::ValuesIn(hadron::nvidia::testing::mmaSyncInstructions()),
+                         [](const auto &info) { return hadron::nvidia::testing::testName(info.param); });
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   auto module = load(example("nvidia/matmul_mma_bf16.mlir"));

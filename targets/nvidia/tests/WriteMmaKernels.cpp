@@ -19,11 +19,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: nvidia-mma-kernels DIR\n");
     return 2;
   }
-  for (const hadron::nvidia::MatrixInstr &instr : hadron::nvidia::matrixInstructions()) {
-    if (instr.family != hadron::nvidia::MatrixFamily::MmaSync)
-      continue;
-    hadron::Result<std::string> ir = hadron::nvidia::testing::mmaDotKernel(instr);
-    std::string path = std::string(argv[1]) + "/" + instr.name + ".mlir";
+  for (const std::string &name : hadron::nvidia::testing::mmaSyncInstructions()) {
+    hadron::Result<std::string> ir =
+        hadron::nvidia::testing::mmaDotKernel(*hadron::nvidia::findMatrixInstr(name));
+    std::string path = std::string(argv[1]) + "/" + name + ".mlir";
     std::ofstream out(path);
     if (!ir || !(out << *ir)) {
       std::fprintf(stderr, "nvidia-mma-kernels: %s: %s\n", path.c_str(),
