@@ -8,9 +8,19 @@
 // summation order (a matrix unit's or an FMA loop's); f32 and f64 draw
 // uniform values and compare by relative norm.
 //
+// dot.mma.<instr>[.tails]: the same kernel with the accumulator in an
+// #hd.mma layout of a matrix instruction a target reported (MatrixInstr.h),
+// over two warps: one tile of 2m x 2n x k with the warps along M (each
+// repeats the instruction along N), and tiles of 2m x 2n x k with the warps
+// along N (each repeats it along M) over a problem with tails in M, N and K
+// (a K loop, masked loads). An instruction of m*n*k > 2048 is not repeated.
+// Inputs are small integers, so the result is exact.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
+#include <optional>
 
 namespace hadron::conformance {
 
@@ -22,15 +32,30 @@ struct DotCase {
   int bm, bn, bk;
 };
 
-Plan dot(Env &env, const DotCase &c) {
-  const int warps = c.accLayout.numWarps();
+/// One dot kernel and its problem.
+struct DotTile {
+  Elem in, acc;
+  std::string accLayout; ///< written for `lanes`
+  /// An #hd.matrix_instr that accLayout names as #instr; empty for none.
+  std::string instr;
+  int warps;
+  unsigned lanes;
+  int bm, bn, bk;
+  bool tf32;  ///< f32 operands read at tf32 precision
+  bool tails; ///< M, N, K drawn with tails; else exactly one bm x bn x bk tile
+};
+
+Plan dot(Env &env, const DotTile &c) {
+  const int warps = c.warps;
   const std::string e = irName(c.in), ae = irName(c.acc);
   Kernel k("matmul", warps);
-  std::string acc = k.layout("acc", c.accLayout.str(env.lanes));
+  if (!c.instr.empty())
+    k.layout("instr", c.instr);
+  std::string acc = k.layout("acc", c.accLayout);
   std::string aop = k.layout("a_op", "#hd.dot_op<{opIdx = 0, parent = " + acc + "}>");
   std::string bop = k.layout("b_op", "#hd.dot_op<{opIdx = 1, parent = " + acc + "}>");
-  std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(env.lanes));
-  std::string bl = k.layout("b_load", Blocked{{1, 1}, {2, 16}, {1, warps}, {1, 0}}.str(env.lanes));
+  std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(c.lanes));
+  std::string bl = k.layout("b_load", Blocked{{1, 1}, {2, 16}, {1, warps}, {1, 0}}.str(c.lanes));
   std::string A = k.arg(ptr(e)), B = k.arg(ptr(e)), C = k.arg(ptr(ae)), D = k.arg(ptr(ae));
   std::string m = k.arg("i32"), n = k.arg("i32"), kk = k.arg("i32");
   std::string m0 = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(c.bm) + " : i32");
@@ -57,8 +82,9 @@ Plan dot(Env &env, const DotCase &c) {
   const std::string aOpT = tensor({c.bm, c.bk}, e, aop), bOpT = tensor({c.bk, c.bn}, e, bop);
   std::string ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
   std::string bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
-  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " : " + aOpT + " * " + bOpT +
-                           " -> " + accT);
+  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried +
+                           (c.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " +
+                           aOpT + " * " + bOpT + " -> " + accT);
   k.line("scf.yield " + next + " : " + accT);
   k.line("}");
   k.store(k.pointers(D, ae, tc.offsets, {c.bm, c.bn}, acc), result, ae, {c.bm, c.bn}, acc, tc.mask);
@@ -66,9 +92,10 @@ Plan dot(Env &env, const DotCase &c) {
   Plan p;
   p.kernel = k.name();
   p.ir = k.str();
-  const int M = env.tailSize(c.bm, 2 * c.bm), N = env.tailSize(c.bn, 2 * c.bn);
-  const int K = env.tailSize(c.bk, 4 * c.bk);
-  const bool exact = c.in != Elem::F32 && c.in != Elem::F64;
+  const int M = c.tails ? env.tailSize(c.bm, 2 * c.bm) : c.bm;
+  const int N = c.tails ? env.tailSize(c.bn, 2 * c.bn) : c.bn;
+  const int K = c.tails ? env.tailSize(c.bk, 4 * c.bk) : c.bk;
+  const bool exact = c.tf32 || (c.in != Elem::F32 && c.in != Elem::F64);
   auto draw = [&](Array &x) {
     for (size_t i = 0; i < x.size(); ++i) {
       if (exact)
@@ -122,7 +149,54 @@ void addDotCases(std::vector<Case> &cases) {
     cases.push_back({"dot." + std::string(irName(c.in)) + "_" + irName(c.acc) + "." +
                          std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
                          ".w" + std::to_string(c.accLayout.numWarps()),
-                     [c](Env &env) { return dot(env, c); }});
+                     [c](Env &env) {
+                       return dot(env, {c.in, c.acc, c.accLayout.str(env.lanes), "",
+                                        c.accLayout.numWarps(), env.lanes, c.bm, c.bn, c.bk,
+                                        false, true});
+                     }});
+}
+
+std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
+                                           const std::vector<MatrixInstr> &instrs) {
+  std::vector<std::string> problems;
+  // tf32 operands are f32 values the unit reads at tf32 precision; small
+  // integers are exact in every one of these types.
+  auto elem = [](const std::string &type) -> std::optional<Elem> {
+    if (type == "f16")
+      return Elem::F16;
+    if (type == "bf16")
+      return Elem::BF16;
+    if (type == "tf32" || type == "f32")
+      return Elem::F32;
+    if (type == "i8")
+      return Elem::I8;
+    if (type == "i32")
+      return Elem::I32;
+    return std::nullopt;
+  };
+  for (const MatrixInstr &mi : instrs) {
+    std::optional<Elem> in = elem(mi.aType), acc = elem(mi.accType);
+    if (!in || !acc || mi.aType != mi.bType) {
+      problems.push_back("matrix instruction " + mi.name + ": no dot.mma case for operand types " +
+                         mi.aType + " x " + mi.bType + " -> " + mi.accType +
+                         " (the suite draws f16, bf16, tf32, f32 and i8 into f32 or i32)");
+      continue;
+    }
+    const bool tf32 = mi.aType == "tf32";
+    // Two warps, each repeating the instruction along N in one case and
+    // along M in the other, within a tile of at most 8192 multiply-adds (as
+    // the other dot cases): the host compiles a CTA into one thread, and an
+    // i8 tile of 64 x 16 x 32 took it 300 s.
+    const int repeat = mi.m * mi.n * mi.k <= 2048 ? 2 : 1;
+    DotTile one{*in, *acc, "#hd.mma<{instr = #instr, warpsPerCTA = [2, 1]}>", mi.attribute, 2,
+                mi.lanes, 2 * mi.m, repeat * mi.n, mi.k, tf32, false};
+    DotTile tiles{*in, *acc, "#hd.mma<{instr = #instr, warpsPerCTA = [1, 2]}>", mi.attribute, 2,
+                  mi.lanes, repeat * mi.m, 2 * mi.n, mi.k, tf32, true};
+    const std::string name = "dot.mma." + mi.name;
+    cases.push_back({name, [one](Env &env) { return dot(env, one); }, mi.name});
+    cases.push_back({name + ".tails", [tiles](Env &env) { return dot(env, tiles); }, mi.name});
+  }
+  return problems;
 }
 
 } // namespace hadron::conformance

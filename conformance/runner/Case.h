@@ -15,6 +15,7 @@
 #ifndef HADRON_CONFORMANCE_CASE_H
 #define HADRON_CONFORMANCE_CASE_H
 
+#include "MatrixInstr.h"
 #include "Values.h"
 
 #include "hadron/runtime/runtime.h"
@@ -26,6 +27,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hadron::conformance {
@@ -162,8 +164,14 @@ struct Env {
 };
 
 struct Case {
+  Case(std::string name, std::function<Plan(Env &)> build, std::string matrixInstr = "")
+      : name(std::move(name)), build(std::move(build)), matrixInstr(std::move(matrixInstr)) {}
+
   std::string name; ///< "family.what.variant", dots between parts
   std::function<Plan(Env &)> build;
+  /// The matrix instruction the kernel names (MatrixInstr::name); empty for
+  /// a case every target runs.
+  std::string matrixInstr;
   std::string family() const { return name.substr(0, name.find('.')); }
 };
 
@@ -182,6 +190,11 @@ void addAtomicCases(std::vector<Case> &cases);
 void addDotCases(std::vector<Case> &cases);
 void addControlFlowCases(std::vector<Case> &cases);
 void addMiscCases(std::vector<Case> &cases);
+/// dot.mma.<name> cases for each instruction (cases/Dot.cpp), made per run
+/// from what the targets' compiler parts report; returns the instructions
+/// it cannot make a case for, and why.
+std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
+                                           const std::vector<MatrixInstr> &instrs);
 
 } // namespace hadron::conformance
 

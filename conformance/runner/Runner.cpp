@@ -621,12 +621,60 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
       r->targets_.push_back(std::move(t));
     }
   }
+  r->addMatrixInstructions();
   return r;
+}
+
+void Runner::addMatrixInstructions() {
+  cases_ = allCases();
+  // Names by "plugin:arch"; each instruction once, as the first plugin and
+  // arch that reported it wrote it.
+  std::map<std::string, std::vector<std::string>> byArch;
+  std::vector<MatrixInstr> instrs;
+  std::map<std::string, std::string> textOf;
+  for (uint32_t i = 0, n = hd_context_plugin_count(ctx_); i < n; ++i) {
+    hd_plugin_info info{};
+    if (hd_context_plugin_info(ctx_, i, &info, nullptr) != HD_OK)
+      continue;
+    for (const char *const *arch = info.archs; arch && *arch; ++arch) {
+      const std::string where = std::string(info.name) + ":" + *arch;
+      uint32_t count = 0;
+      const char *const *texts = nullptr;
+      hd_error err;
+      if (hd_context_matrix_instructions(ctx_, info.name, *arch, &count, &texts, &err) != HD_OK) {
+        notes_.push_back(where + ": matrix instructions unknown, so no dot.mma cases of them: " +
+                         err.message);
+        continue;
+      }
+      std::vector<std::string> &names = byArch[where];
+      for (uint32_t t = 0; t < count; ++t) {
+        std::string problem;
+        std::optional<MatrixInstr> mi = parseMatrixInstr(texts[t], problem);
+        if (!mi) {
+          notes_.push_back(where + ": " + problem);
+          continue;
+        }
+        names.push_back(mi->name);
+        auto [known, added] = textOf.emplace(mi->name, mi->attribute);
+        if (added)
+          instrs.push_back(*mi);
+        else if (known->second != mi->attribute)
+          notes_.push_back(where + ": matrix instruction " + mi->name +
+                           " differs from the one of the same name another arch reported; "
+                           "its case uses the first");
+      }
+    }
+  }
+  for (std::string &problem : addMatrixDotCases(cases_, instrs))
+    notes_.push_back(std::move(problem));
+  for (Target &t : targets_)
+    if (auto found = byArch.find(t.plugin + ":" + t.arch); found != byArch.end())
+      t.matrixInstrs = found->second;
 }
 
 std::vector<const Case *> Runner::cases() const {
   std::vector<const Case *> out;
-  for (const Case &c : allCases())
+  for (const Case &c : cases_)
     if (filterMatch(options_.filter, c.name))
       out.push_back(&c);
   return out;
@@ -658,6 +706,18 @@ Result Runner::run(const Case &c, Target &t) {
   if (t.kind == Target::NoDevice) {
     r.outcome = Outcome::NoDevice;
     r.message = t.description;
+    return r;
+  }
+  const bool foldsWarps = t.kind == Target::Device && t.info.warp_size == 1;
+  if (!c.matrixInstr.empty() && !foldsWarps &&
+      std::find(t.matrixInstrs.begin(), t.matrixInstrs.end(), c.matrixInstr) ==
+          t.matrixInstrs.end()) {
+    std::string has;
+    for (const std::string &name : t.matrixInstrs)
+      has += (has.empty() ? "" : ", ") + name;
+    r.outcome = Outcome::Unsupported;
+    r.message = t.plugin + " arch " + t.arch + " has no matrix instruction " + c.matrixInstr +
+                " (its compiler part reports " + (has.empty() ? "none" : has) + ")";
     return r;
   }
   const Expectation *e = t.expectations.find(c.name);

@@ -51,6 +51,11 @@ struct Target {
   hd_device *device = nullptr;
   hd_device_info info{};
   unsigned lanes = 32;
+  /// The matrix instructions its plugin's compiler part reports for `arch`
+  /// (names); a dot.mma case of another instruction is unsupported here,
+  /// unless the device folds a warp into one thread (warp size 1), which
+  /// runs any #hd.mma dot as FMAs.
+  std::vector<std::string> matrixInstrs;
   /// The device's model ("host (2 cores), arch native, warp size 1, ...")
   /// or, for a no-device column, why it has none.
   std::string description;
@@ -121,7 +126,12 @@ public:
   const Options &options() const { return options_; }
   uint64_t seed() const { return seed_; }
   std::vector<Target> &targets() { return targets_; }
+  /// The selected cases: allCases() and a dot.mma case per matrix
+  /// instruction some loaded plugin reports for one of its archs.
   std::vector<const Case *> cases() const;
+  /// What the run could not learn or build, one line each ("nvidia:sm_90a:
+  /// matrix instructions unknown: ..."): cases that are missing because of it.
+  const std::vector<std::string> &notes() const { return notes_; }
   /// The seed a case's inputs are drawn from in this run.
   uint64_t caseSeed(const std::string &caseName) const;
 
@@ -145,11 +155,16 @@ private:
   Result runOnDevice(const Case &c, Target &t, Plan &plan, Result r);
   Result compileOnly(const Case &c, Target &t, Plan &plan, Result r);
   void differential(const Case &c, const std::vector<size_t> &cellIndices);
+  /// Asks every loaded plugin for each arch's matrix instructions, makes
+  /// their cases and gives each target its arch's.
+  void addMatrixInstructions();
 
   Options options_;
   uint64_t seed_ = 0;
   hd_context *ctx_ = nullptr;
   std::vector<Target> targets_;
+  std::vector<Case> cases_;
+  std::vector<std::string> notes_;
   std::vector<Result> results_;
   std::vector<DiffResult> diffs_;
 };

@@ -138,12 +138,117 @@ TEST(ConformanceSuite, HasTheCasesTheIssueAsksFor) {
 // Ahead-of-time runs rely on it: a compile-only run with one seed fills the
 // kernel cache that a device run with another seed reads.
 TEST(ConformanceSuite, KernelTextDoesNotDependOnTheSeed) {
-  for (const Case &c : allCases()) {
+  std::vector<const Case *> cases;
+  if (Runner *r = runner())
+    cases = r->cases();
+  else
+    for (const Case &c : allCases())
+      cases.push_back(&c);
+  for (const Case *c : cases) {
     std::mt19937_64 r1(1), r2(987654321);
     Env e1, e2;
     e1.rng = &r1;
     e2.rng = &r2;
-    EXPECT_EQ(c.build(e1).ir, c.build(e2).ir) << c.name;
+    EXPECT_EQ(c->build(e1).ir, c->build(e2).ir) << c->name;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix-instruction cases
+//===----------------------------------------------------------------------===//
+
+// The text NVIDIA's model writes for mma.m16n8k16 with f16 operands.
+const char kMmaF16[] =
+    "#hd.matrix_instr<{name = \"mma.m16n8k16.f16\", shape = [16, 8, 16], aType = f16, "
+    "bType = f16, accType = f32, "
+    "a = {register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, "
+    "b = {register = [[1, 0], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]]}, "
+    "acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>";
+
+TEST(ConformanceMatrixInstr, ReadsShapeTypesAndLanes) {
+  std::string error;
+  std::optional<MatrixInstr> mi = parseMatrixInstr(kMmaF16, error);
+  ASSERT_TRUE(mi) << error;
+  EXPECT_EQ(mi->name, "mma.m16n8k16.f16");
+  EXPECT_EQ(mi->attribute, kMmaF16);
+  EXPECT_EQ(mi->m, 16);
+  EXPECT_EQ(mi->n, 8);
+  EXPECT_EQ(mi->k, 16);
+  EXPECT_EQ(mi->aType, "f16");
+  EXPECT_EQ(mi->bType, "f16");
+  EXPECT_EQ(mi->accType, "f32");
+  EXPECT_EQ(mi->lanes, 32u);
+}
+
+TEST(ConformanceMatrixInstr, MalformedTextsSayWhatIsMissing) {
+  auto problem = [](std::string text) {
+    std::string error;
+    EXPECT_FALSE(parseMatrixInstr(text, error)) << text;
+    return error;
+  };
+  const std::string good = kMmaF16;
+  auto without = [&](const std::string &from, const std::string &to) {
+    std::string t = good;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  EXPECT_NE(problem("#hd.mma<{}>").find("not an #hd.matrix_instr"), std::string::npos);
+  EXPECT_NE(problem(without("name = ", "nom = ")).find("no name"), std::string::npos);
+  EXPECT_NE(problem(without("[16, 8, 16]", "[16, 8]")).find("three sizes"), std::string::npos);
+  EXPECT_NE(problem(without("[16, 8, 16]", "[16, 0, 16]")).find("three sizes"), std::string::npos);
+  // "aType" must be a key of its own, not the end of "accType".
+  EXPECT_NE(problem(without("aType = f16", "xType = f16")).find("no aType"), std::string::npos);
+  EXPECT_NE(problem(without("acc = {", "c = {")).find("no acc"), std::string::npos);
+}
+
+// Each reported instruction becomes two cases whose kernels name it, which
+// the host runs and a target without it does not.
+TEST(ConformanceMatrixInstr, CasesFollowWhatThePluginsReport) {
+  Runner *r = runner();
+  if (!r)
+    GTEST_SKIP() << "no runner";
+  hd_context *ctx = nullptr;
+  ASSERT_EQ(hd_context_create(&ctx, nullptr), HD_OK);
+  uint32_t count = 0;
+  const char *const *texts = nullptr;
+  hd_status s = hd_context_matrix_instructions(ctx, "nvidia", "sm_90a", &count, &texts, nullptr);
+  std::vector<std::string> reported(texts, texts + (s == HD_OK ? count : 0));
+  hd_context_destroy(ctx);
+  if (s != HD_OK)
+    GTEST_SKIP() << "no nvidia plugin with a compiler part here";
+  ASSERT_EQ(reported.size(), 5u);
+
+  std::map<std::string, const Case *> byName;
+  for (const Case *c : r->cases())
+    byName[c->name] = c;
+  for (const std::string &text : reported) {
+    std::string error;
+    std::optional<MatrixInstr> mi = parseMatrixInstr(text, error);
+    ASSERT_TRUE(mi) << error;
+    for (const char *suffix : {"", ".tails"}) {
+      const std::string name = "dot.mma." + mi->name + suffix;
+      if (!r->options().filter.empty() && !filterMatch(r->options().filter, name))
+        continue;
+      ASSERT_TRUE(byName.count(name)) << name;
+      const Case &c = *byName[name];
+      EXPECT_EQ(c.matrixInstr, mi->name);
+      std::mt19937_64 rng(1);
+      Env env;
+      env.rng = &rng;
+      EXPECT_NE(c.build(env).ir.find("#instr = " + text), std::string::npos) << name;
+
+      // A device of 32 lanes whose compiler part reports none: unsupported,
+      // never compiled. (The host, warp size 1, runs it: its Cell tests.)
+      Target gpu;
+      gpu.id = gpu.plugin = "gpu";
+      gpu.arch = "x1";
+      gpu.info.warp_size = 32;
+      Result res = r->run(c, gpu);
+      EXPECT_EQ(res.outcome, Outcome::Unsupported) << name;
+      EXPECT_EQ(res.message, "gpu arch x1 has no matrix instruction " + mi->name +
+                                 " (its compiler part reports none)");
+      EXPECT_FALSE(res.compiled);
+    }
   }
 }
 

@@ -204,6 +204,19 @@ Digest computeKey(const KeyInputs &inputs) {
   return h.finish();
 }
 
+Digest computeQueryKey(std::string_view query, std::string_view plugin, uint32_t abiMajor,
+                       uint32_t abiMinor, std::string_view arch) {
+  Sha256 h;
+  hashField(h, "hadron-plugin-query");
+  hashU32(h, kFormatVersion);
+  hashField(h, query);
+  hashField(h, plugin);
+  hashU32(h, abiMajor);
+  hashU32(h, abiMinor);
+  hashField(h, arch);
+  return h.finish();
+}
+
 //===----------------------------------------------------------------------===//
 // Entries
 //===----------------------------------------------------------------------===//

@@ -84,6 +84,12 @@ struct KeyInputs {
 /// concatenate to the same bytes.
 Digest computeKey(const KeyInputs &inputs);
 
+/// The key of a plugin's answer about an arch that is not a compilation
+/// (`query`: "matrix-instructions"). Hashed under its own domain string, so
+/// no kernel's key equals it.
+Digest computeQueryKey(std::string_view query, std::string_view plugin, uint32_t abiMajor,
+                       uint32_t abiMinor, std::string_view arch);
+
 struct KernelRecord {
   std::string name;
   std::vector<hd_arg_kind> args;

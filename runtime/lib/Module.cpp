@@ -5,6 +5,7 @@
 #include "Objects.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -202,6 +203,51 @@ std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
          ")" + reasons;
 }
 
+// The compiler part's matrix instructions for `arch`. A table older than
+// ABI 1.2, or one without the function, has none.
+hd_status askMatrixInstructions(const hd_compiler_table &compiler, const Plugin &plugin,
+                                const char *arch, std::vector<std::string> &texts,
+                                hd_error *err) {
+  const size_t end = offsetof(hd_compiler_table, matrix_instructions) +
+                     sizeof(compiler.matrix_instructions);
+  if (compiler.struct_size < end || !compiler.matrix_instructions)
+    return HD_OK;
+  const char *const *list = nullptr;
+  hd_error pluginErr;
+  clearError(&pluginErr);
+  if (hd_status s = compiler.matrix_instructions(arch, &list, &pluginErr))
+    return fail(err, s, "%s:%s: matrix_instructions failed: %s", plugin.name.c_str(), arch,
+                pluginErr.message[0] ? pluginErr.message : "(no message)");
+  for (; list && *list; ++list)
+    texts.push_back(*list);
+  return HD_OK;
+}
+
+// A cache entry's binary must not be empty: the answer is stored after a
+// header line, one attribute text a line. Texts with a newline (legal in
+// MLIR, written by no plugin today) are not cached.
+constexpr const char kMatrixInstructionsHeader[] = "matrix-instructions\n";
+
+std::optional<std::string> encodeMatrixInstructions(const std::vector<std::string> &texts) {
+  std::string s = kMatrixInstructionsHeader;
+  for (const std::string &t : texts) {
+    if (t.find('\n') != std::string::npos)
+      return std::nullopt;
+    s += t + "\n";
+  }
+  return s;
+}
+
+std::optional<std::vector<std::string>> decodeMatrixInstructions(const std::string &binary) {
+  if (binary.rfind(kMatrixInstructionsHeader, 0) != 0)
+    return std::nullopt;
+  std::vector<std::string> texts;
+  size_t at = std::strlen(kMatrixInstructionsHeader);
+  for (size_t nl; (nl = binary.find('\n', at)) != std::string::npos; at = nl + 1)
+    texts.push_back(binary.substr(at, nl - at));
+  return texts;
+}
+
 } // namespace
 
 /// A compilation result: from the compiler part (`compiler` and `module`
@@ -345,6 +391,79 @@ void hd_compiled_destroy(hd_compiled *compiled) {
   if (compiled->compiler && compiled->module)
     compiled->compiler->release(compiled->module);
   delete compiled;
+}
+
+hd_status hd_context_matrix_instructions(hd_context *ctx, const char *plugin, const char *arch,
+                                         uint32_t *count, const char *const **out,
+                                         hd_error *err) {
+  clearError(err);
+  if (!ctx || !plugin || !count || !out)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_matrix_instructions: NULL argument");
+  *count = 0;
+  *out = nullptr;
+  try {
+    auto found = std::find_if(ctx->plugins.begin(), ctx->plugins.end(),
+                              [&](const auto &p) { return p->name == plugin; });
+    if (found == ctx->plugins.end())
+      return failWith(err, HD_ERROR_UNSUPPORTED, whyNoPlugin(*ctx, plugin));
+    Plugin &target = **found;
+    std::string resolved = arch ? arch : target.defaultArch;
+    if (std::find(target.archs.begin(), target.archs.end(), resolved) == target.archs.end()) {
+      std::string listed;
+      for (const std::string &a : target.archs)
+        listed += (listed.empty() ? "" : ", ") + a;
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "plugin '%s' does not compile for arch '%s'; it lists: %s", plugin,
+                  resolved.c_str(), listed.empty() ? "no archs" : listed.c_str());
+    }
+
+    const std::string memo = target.name + ":" + resolved;
+    auto answer = [&](const hd_context::MatrixInstructions &m) {
+      *count = static_cast<uint32_t>(m.texts.size());
+      *out = m.pointers.data();
+      return HD_OK;
+    };
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      auto known = ctx->matrixInstructions.find(memo);
+      if (known != ctx->matrixInstructions.end())
+        return answer(*known->second);
+    }
+
+    CacheSlot slot;
+    slot.dir = cache::directory();
+    slot.key = cache::computeQueryKey("matrix-instructions", target.name, target.abiMajor,
+                                      target.abiMinor, resolved);
+    std::optional<std::vector<std::string>> texts;
+    if (std::optional<cache::Entry> entry = lookupCached(ctx, target, slot))
+      texts = decodeMatrixInstructions(entry->binary);
+    if (!texts) {
+      const hd_compiler_table *compiler = nullptr;
+      if (hd_status s = compilerOf(ctx, target, &compiler, err))
+        return s;
+      texts.emplace();
+      if (hd_status s = askMatrixInstructions(*compiler, target, resolved.c_str(), *texts, err))
+        return s;
+      std::optional<std::string> encoded = encodeMatrixInstructions(*texts);
+      if (!slot.dir.empty() && encoded) {
+        cache::Entry entry;
+        entry.compilerIdentity = cache::compilerIdentity(target.compilerPath);
+        entry.binary = std::move(*encoded);
+        cache::store(slot.dir, slot.key, entry, nullptr);
+      }
+    }
+
+    auto made = std::make_unique<hd_context::MatrixInstructions>();
+    made->texts = std::move(*texts);
+    for (const std::string &t : made->texts)
+      made->pointers.push_back(t.c_str());
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    // A thread that asked at the same time may have stored it first.
+    auto stored = ctx->matrixInstructions.try_emplace(memo, std::move(made)).first;
+    return answer(*stored->second);
+  } catch (const std::bad_alloc &) {
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_context_matrix_instructions: out of host memory");
+  }
 }
 
 hd_status hd_module_destroy(hd_module *module, hd_error *err) {

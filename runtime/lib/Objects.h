@@ -65,6 +65,13 @@ struct hd_context {
   std::set<hd_buffer *> buffers;
   std::set<hd_module *> modules;
   std::set<hd_event *> events;
+  /// hd_context_matrix_instructions' answers by "plugin:arch", kept for the
+  /// context's life because the C API hands out pointers into them.
+  struct MatrixInstructions {
+    std::vector<std::string> texts;
+    std::vector<const char *> pointers;
+  };
+  std::map<std::string, std::unique_ptr<MatrixInstructions>> matrixInstructions;
 };
 
 namespace hadron::runtime {

@@ -307,12 +307,13 @@ hd_status loadCompilerPart(Plugin &plugin, hd_error *err) {
                   path, table->struct_size >= 3 * sizeof(uint32_t) ? table->abi_major : 0,
                   table->struct_size >= 3 * sizeof(uint32_t) ? table->abi_minor : 0,
                   HADRON_PLUGIN_ABI_MAJOR);
-  else if (table->struct_size < sizeof(hd_compiler_table) || !table->compile ||
+  // A table of an older minor is shorter: what it lacks is read as absent.
+  else if (table->struct_size < HD_COMPILER_TABLE_SIZE_1_0 || !table->compile ||
            !table->release)
     status = fail(err, HD_ERROR_UNSUPPORTED,
-                  "compiler part %s has an incomplete table (struct_size %u, expected %zu, "
-                  "compile and release set)",
-                  path, table->struct_size, sizeof(hd_compiler_table));
+                  "compiler part %s has an incomplete table (struct_size %u, expected at "
+                  "least %zu, compile and release set)",
+                  path, table->struct_size, HD_COMPILER_TABLE_SIZE_1_0);
   if (status != HD_OK) {
     ::dlclose(handle);
     return status;

@@ -357,6 +357,32 @@ TEST_F(KernelCacheTest, HitNeedsNoCompilerPart) {
       << other.status().message();
 }
 
+// What lets the conformance suite name the same kernels on a machine
+// without the compiler part as on the one that compiled them.
+TEST_F(KernelCacheTest, MatrixInstructionsAskedOnceNeedNoCompilerPart) {
+  {
+    Context ctx = contextFor(runtimeOnly);
+    auto none = ctx.matrixInstructions("fakejit");
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.status().code(), HD_ERROR_UNSUPPORTED);
+    EXPECT_NE(none.status().message().find("compiler part of plugin 'fakejit' not found"),
+              std::string::npos)
+        << none.status().message();
+  }
+  {
+    Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+    ASSERT_TRUE(ctx.matrixInstructions("fakejit").ok());
+  }
+  Context ctx = contextFor(runtimeOnly);
+  auto texts = ctx.matrixInstructions("fakejit", "fake1");
+  ASSERT_TRUE(texts.ok()) << texts.status().message();
+  EXPECT_EQ(*texts, (std::vector<std::string>{"#fake.mma<a>", "#fake.mma<b>"}));
+  // Not a kernel's entry: a kernel key never equals the answer's.
+  EXPECT_NE(cache::computeQueryKey("matrix-instructions", "fakejit", HADRON_PLUGIN_ABI_MAJOR, 0,
+                                   "fake1"),
+            fakeKey(""));
+}
+
 TEST_F(KernelCacheTest, AheadOfTimeCompileGivesTheKeyOfALoadOnADevice) {
   const std::string ir = "module { aot }";
   {

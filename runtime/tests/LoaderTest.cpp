@@ -265,6 +265,54 @@ TEST_F(LoaderTest, CompilesWithoutADeviceForThePluginsDefaultArch) {
   EXPECT_EQ(compiled, nullptr);
 }
 
+TEST_F(LoaderTest, MatrixInstructionsComeFromTheCompilerPart) {
+  auto texts = ctx->matrixInstructions("fakejit");
+  ASSERT_TRUE(texts.ok()) << texts.status().message();
+  EXPECT_EQ(*texts, (std::vector<std::string>{"#fake.mma<a>", "#fake.mma<b>"}));
+
+  // The context owns the answer: asking again hands out the same strings.
+  uint32_t n1 = 0, n2 = 0;
+  const char *const *first = nullptr, *const *second = nullptr;
+  hd_error err;
+  ASSERT_EQ(hd_context_matrix_instructions(ctx->get(), "fakejit", "fake1", &n1, &first, &err),
+            HD_OK)
+      << err.message;
+  ASSERT_EQ(hd_context_matrix_instructions(ctx->get(), "fakejit", nullptr, &n2, &second, &err),
+            HD_OK);
+  EXPECT_EQ(n1, 2u);
+  EXPECT_EQ(n2, 2u);
+  EXPECT_EQ(first, second);
+
+  auto badArch = ctx->matrixInstructions("fakejit", "fake9");
+  ASSERT_FALSE(badArch.ok());
+  EXPECT_EQ(badArch.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(badArch.status().message(),
+            "plugin 'fakejit' does not compile for arch 'fake9'; it lists: fake1");
+  auto noCompiler = ctx->matrixInstructions("fake");
+  ASSERT_FALSE(noCompiler.ok());
+  EXPECT_EQ(noCompiler.status().code(), HD_ERROR_UNSUPPORTED);
+  EXPECT_NE(noCompiler.status().message().find("compiler part of plugin 'fake' not found"),
+            std::string::npos)
+      << noCompiler.status().message();
+  auto noPlugin = ctx->matrixInstructions("nosuch");
+  ASSERT_FALSE(noPlugin.ok());
+  EXPECT_EQ(noPlugin.status().code(), HD_ERROR_UNSUPPORTED);
+  EXPECT_EQ(hd_context_matrix_instructions(ctx->get(), "fakejit", nullptr, nullptr, &first, &err),
+            HD_ERROR_INVALID_ARGUMENT);
+}
+
+// A compiler part built against ABI 1.1 has a table that ends at `release`.
+TEST_F(LoaderTest, CompilerPartWithAnOlderMinorsShorterTableLoads) {
+  auto d = ctx->select("fakeold");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  auto m = d->loadIR("module { old }");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_TRUE(m->kernel("jit_fake1").ok());
+  auto texts = ctx->matrixInstructions("fakeold");
+  ASSERT_TRUE(texts.ok()) << texts.status().message();
+  EXPECT_TRUE(texts->empty());
+}
+
 TEST_F(LoaderTest, CompilingForAPluginThatFailedToLoadGivesTheReason) {
   hd_compiled *compiled = nullptr;
   hd_error err;

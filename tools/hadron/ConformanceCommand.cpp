@@ -72,27 +72,29 @@ int conformanceCommand(const std::vector<std::string> &args) {
       return reportUsage("conformance", seed.status(), kUsage);
     options.seed = *seed;
   }
-  if (parsed->has("--list")) {
-    size_t n = 0;
-    for (const Case &c : allCases())
-      if (filterMatch(options.filter, c.name)) {
-        std::printf("%s\n", c.name.c_str());
-        if (parsed->has("--ir")) {
-          std::mt19937_64 rng(options.seed.value_or(1));
-          Env env;
-          env.rng = &rng;
-          std::printf("%s\n", c.build(env).ir.c_str());
-        }
-        ++n;
-      }
-    std::printf("%zu case(s)\n", n);
-    return kExitOk;
-  }
-
+  // Listing runs nothing, but the dot.mma cases come from the plugins.
+  const bool list = parsed->has("--list");
+  if (list)
+    options.devices = "none";
   std::string error;
   std::unique_ptr<Runner> runner = Runner::create(options, error);
   if (!runner)
     return report("conformance", Status(HD_ERROR_INVALID_ARGUMENT, error));
+  for (const std::string &note : runner->notes())
+    std::fprintf(stderr, "note: %s\n", note.c_str());
+  if (list) {
+    for (const Case *c : runner->cases()) {
+      std::printf("%s\n", c->name.c_str());
+      if (parsed->has("--ir")) {
+        std::mt19937_64 rng(options.seed.value_or(1));
+        Env env;
+        env.rng = &rng;
+        std::printf("%s\n", c->build(env).ir.c_str());
+      }
+    }
+    std::printf("%zu case(s)\n", runner->cases().size());
+    return kExitOk;
+  }
   const size_t cases = runner->cases().size();
   if (cases == 0)
     return report("conformance",

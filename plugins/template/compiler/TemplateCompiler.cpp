@@ -67,6 +67,9 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
 const hd_compiler_table kCompilerTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
     hadron::releaseCompiledModule,
+    // A target with matrix units lists them here, one #hd.matrix_instr text
+    // each (plugin.h, matrix_instructions); this one runs dots as FMAs.
+    nullptr,
 };
 
 } // namespace

@@ -221,6 +221,9 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
 const hd_compiler_table kTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
     hadron::releaseCompiledModule,
+    // No matrix instructions: a CTA runs as one thread here, and hd.dot on any
+    // #hd.mma layout (another target's instruction) becomes FMAs.
+    nullptr,
 };
 
 } // namespace

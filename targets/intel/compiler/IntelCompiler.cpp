@@ -163,6 +163,8 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
 const hd_compiler_table kTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
     releaseCompiledModule,
+    // No matrix instructions yet: nothing lowers an #hd.mma dot to DPAS.
+    nullptr,
 };
 
 } // namespace

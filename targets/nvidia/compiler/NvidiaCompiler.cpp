@@ -22,7 +22,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -83,9 +85,55 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   return HD_OK;
 }
 
+/// The #hd.matrix_instr texts of one arch: its mma.sync instructions (wgmma
+/// is issued from shared memory and has no such attribute).
+struct ArchMatrixInstructions {
+  std::vector<std::string> texts;
+  std::vector<const char *> list; ///< NULL-terminated view of texts
+  std::string error;              ///< an instruction the model cannot describe
+};
+
+hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
+  if (!out)
+    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                               "nvidia matrix_instructions: out must not be null");
+  const ArchModel *model = hadron::nvidia::findArch(
+      arch ? arch : hadron::nvidia::archModels().front().arch);
+  if (!model)
+    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                               std::string("nvidia matrix_instructions: unknown arch '") + arch +
+                                   "'; the nvidia target compiles for " + listedArchs());
+  // Built once for every arch, so the pointers handed out live as long as
+  // the library.
+  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
+    std::map<std::string, ArchMatrixInstructions> all;
+    for (const ArchModel &m : hadron::nvidia::archModels()) {
+      ArchMatrixInstructions &a = all[m.arch];
+      for (const hadron::nvidia::MatrixInstr *instr : hadron::nvidia::matrixInstructions(m))
+        if (instr->family == hadron::nvidia::MatrixFamily::MmaSync) {
+          hadron::Result<std::string> text = hadron::nvidia::matrixInstrAttribute(*instr);
+          if (text)
+            a.texts.push_back(*text);
+          else
+            a.error = text.error();
+        }
+      for (const std::string &t : a.texts)
+        a.list.push_back(t.c_str());
+      a.list.push_back(nullptr);
+    }
+    return all;
+  }();
+  const ArchMatrixInstructions &a = byArch.at(model->arch);
+  if (!a.error.empty())
+    return hadron::reportError(err, HD_ERROR_INTERNAL,
+                               std::string("nvidia matrix_instructions: ") + a.error);
+  *out = a.list.data();
+  return HD_OK;
+}
+
 const hd_compiler_table kTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
-    hadron::releaseCompiledModule,
+    hadron::releaseCompiledModule, matrixInstructions,
 };
 
 } // namespace

@@ -292,6 +292,51 @@ TEST(NvidiaCompiler, RejectsAnUnknownArch) {
   EXPECT_NE(c.message.find("sm_80, sm_86"), std::string::npos) << c.message;
 }
 
+/// What the compiler part reports for `arch`, or the error's message.
+std::vector<std::string> reportedMatrixInstructions(const char *arch, std::string &error) {
+  std::vector<std::string> texts;
+  const hd_compiler_table *table = compiler();
+  if (!table) {
+    error = std::string("cannot load ") + HADRON_NVIDIA_COMPILER_PATH;
+    return texts;
+  }
+  if (table->struct_size < sizeof(hd_compiler_table) || !table->matrix_instructions) {
+    error = "the table has no matrix_instructions";
+    return texts;
+  }
+  const char *const *list = nullptr;
+  hd_error err{};
+  if (table->matrix_instructions(arch, &list, &err) != HD_OK) {
+    error = err.message;
+    return texts;
+  }
+  for (; *list; ++list)
+    texts.push_back(*list);
+  return texts;
+}
+
+// The conformance suite makes its dot.mma cases from this answer: it must be
+// every mma.sync instruction the model gives the arch, and nothing issued
+// from shared memory (wgmma has no #hd.matrix_instr).
+TEST(NvidiaCompiler, ReportsExactlyTheModelsMmaSyncInstructions) {
+  for (const char *arch : {"sm_80", "sm_90a"}) {
+    std::vector<std::string> want;
+    namespace nv = hadron::nvidia;
+    for (const nv::MatrixInstr *instr : nv::matrixInstructions(*nv::findArch(arch)))
+      if (instr->family == nv::MatrixFamily::MmaSync)
+        want.push_back(*nv::matrixInstrAttribute(*instr));
+    // f16, bf16, tf32 and two s8 shapes on both: sm_90a adds only wgmma.
+    ASSERT_EQ(want.size(), 5u) << arch;
+    std::string error;
+    EXPECT_EQ(reportedMatrixInstructions(arch, error), want) << arch << ": " << error;
+    EXPECT_EQ(error, "");
+  }
+  std::string error;
+  EXPECT_EQ(reportedMatrixInstructions(nullptr, error).size(), 5u) << error;
+  EXPECT_TRUE(reportedMatrixInstructions("sm_75", error).empty());
+  EXPECT_NE(error.find("unknown arch 'sm_75'"), std::string::npos) << error;
+}
+
 TEST(NvidiaCompiler, DefaultArchIsSm80) {
   Compiled c = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), nullptr);
   ASSERT_EQ(c.status, HD_OK) << c.message;

@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 #define HADRON_PLUGIN_ABI_MAJOR 1
-#define HADRON_PLUGIN_ABI_MINOR 1
+#define HADRON_PLUGIN_ABI_MINOR 2
 
 #define HADRON_PLUGIN_ENTRY_SYMBOL "hadron_plugin_entry"
 #define HADRON_COMPILER_ENTRY_SYMBOL "hadron_compiler_entry"
@@ -217,7 +217,25 @@ typedef struct hd_compiler_table {
   hd_status (*compile)(const char *ir, uint64_t ir_size, const hd_compile_options *options,
                        hd_compiled_module **out, hd_error *err);
   void (*release)(hd_compiled_module *module);
+
+  /* ABI 1.2. A reader calls it only when struct_size covers it; NULL, or an
+   * older compiler part, means the target has no matrix instructions.
+   *
+   * The matrix instructions that `arch` (NULL = the default arch) can issue
+   * for an hd.dot on an #hd.mma layout, as the `#hd.matrix_instr<{...}>`
+   * attribute texts kernels name in those layouts (docs/plugins.md). Sets
+   * *out to a NULL-terminated array, empty when the arch has none; the array
+   * and its strings are owned by the compiler part and stay valid until it
+   * is unloaded. Fails with HD_ERROR_INVALID_ARGUMENT for an arch the
+   * compiler part does not compile for (the message names it and lists the
+   * archs). */
+  hd_status (*matrix_instructions)(const char *arch, const char *const **out, hd_error *err);
 } hd_compiler_table;
+
+/* The size of a compiler table of ABI 1.0 and 1.1 (up to `release`): the
+ * least a loader accepts. */
+#define HD_COMPILER_TABLE_SIZE_1_0 \
+  (offsetof(hd_compiler_table, release) + sizeof(void (*)(hd_compiled_module *)))
 
 typedef const hd_compiler_table *(*hd_compiler_entry_fn)(void);
 

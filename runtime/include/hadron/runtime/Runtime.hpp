@@ -334,6 +334,21 @@ public:
     return out;
   }
 
+  /// The #hd.matrix_instr texts of `plugin`'s `arch` (empty: its default
+  /// arch); see hd_context_matrix_instructions.
+  Expected<std::vector<std::string>> matrixInstructions(const std::string &plugin,
+                                                        const std::string &arch = "") const {
+    uint32_t count = 0;
+    const char *const *texts = nullptr;
+    hd_error err;
+    hd_status s = hd_context_matrix_instructions(c_.get(), plugin.c_str(),
+                                                 arch.empty() ? nullptr : arch.c_str(), &count,
+                                                 &texts, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return std::vector<std::string>(texts, texts + count);
+  }
+
 private:
   explicit Context(hd_context *c) : c_(c) {}
   static hd_status destroy(hd_context *c, hd_error *) {

@@ -329,6 +329,29 @@ HADRON_RUNTIME_API const hd_compiled_module *hd_compiled_get(const hd_compiled *
  * no-op. */
 HADRON_RUNTIME_API void hd_compiled_destroy(hd_compiled *compiled);
 
+/* The matrix instructions that the compiler part of `plugin` says `arch`
+ * (NULL = the plugin's default arch) can issue for an hd.dot on an #hd.mma
+ * layout, as `#hd.matrix_instr<{...}>` attribute texts (hd_compiler_table's
+ * matrix_instructions). Sets *count and *out to an array of *count strings,
+ * owned by the context and valid until it is destroyed. A target without
+ * matrix instructions, or whose compiler part is older than plugin ABI 1.2,
+ * gives 0.
+ *
+ * Goes through the kernel cache like hd_context_compile, keyed by the
+ * plugin, its ABI version and the arch: an answer given once on a machine
+ * with the compiler part serves one that has only the runtime part (which is
+ * how the conformance suite names the same kernels there).
+ *
+ * HD_ERROR_UNSUPPORTED: no plugin of that name was loaded, or its compiler
+ * part is absent or unloadable and nothing is cached.
+ * HD_ERROR_INVALID_ARGUMENT: an arch the plugin does not list (the message
+ * lists those it does), or a NULL argument. A compiler part that fails the
+ * query gives its code and message. */
+HADRON_RUNTIME_API hd_status hd_context_matrix_instructions(hd_context *ctx, const char *plugin,
+                                                            const char *arch, uint32_t *count,
+                                                            const char *const **out,
+                                                            hd_error *err);
+
 /* Unloads the module; its kernels become invalid. NULL is a no-op. */
 HADRON_RUNTIME_API hd_status hd_module_destroy(hd_module *module, hd_error *err);
 
