@@ -203,6 +203,24 @@ std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
          ")" + reasons;
 }
 
+/// The loaded plugin called `name`, or null.
+Plugin *findPlugin(hd_context &ctx, const std::string &name) {
+  auto found = std::find_if(ctx.plugins.begin(), ctx.plugins.end(),
+                            [&](const auto &p) { return p->name == name; });
+  return found == ctx.plugins.end() ? nullptr : found->get();
+}
+
+/// An error listing `target`'s archs when `arch` is not one of them.
+hd_status checkArch(const Plugin &target, const char *arch, hd_error *err) {
+  if (std::find(target.archs.begin(), target.archs.end(), arch) != target.archs.end())
+    return HD_OK;
+  std::string listed;
+  for (const std::string &a : target.archs)
+    listed += (listed.empty() ? "" : ", ") + a;
+  return fail(err, HD_ERROR_INVALID_ARGUMENT, "plugin '%s' does not compile for arch '%s'; it lists: %s",
+              target.name.c_str(), arch, listed.empty() ? "no archs" : listed.c_str());
+}
+
 // The compiler part's matrix instructions for `arch`. A table older than
 // ABI 1.2, or one without the function, has none.
 hd_status askMatrixInstructions(const hd_compiler_table &compiler, const Plugin &plugin,
@@ -337,22 +355,15 @@ hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_compile: NULL argument");
   *out = nullptr;
   try {
-    auto found = std::find_if(ctx->plugins.begin(), ctx->plugins.end(),
-                              [&](const auto &p) { return p->name == plugin; });
-    if (found == ctx->plugins.end())
+    Plugin *found = findPlugin(*ctx, plugin);
+    if (!found)
       return failWith(err, HD_ERROR_UNSUPPORTED, whyNoPlugin(*ctx, plugin));
-    Plugin &target = **found;
+    Plugin &target = *found;
 
     hd_compile_options opts = completeOptions(options);
     if (opts.arch) {
-      if (std::find(target.archs.begin(), target.archs.end(), opts.arch) == target.archs.end()) {
-        std::string listed;
-        for (const std::string &a : target.archs)
-          listed += (listed.empty() ? "" : ", ") + a;
-        return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                    "plugin '%s' does not compile for arch '%s'; it lists: %s", plugin, opts.arch,
-                    listed.empty() ? "no archs" : listed.c_str());
-      }
+      if (hd_status s = checkArch(target, opts.arch, err))
+        return s;
     } else if (!target.defaultArch.empty()) {
       opts.arch = target.defaultArch.c_str();
     }
@@ -402,20 +413,13 @@ hd_status hd_context_matrix_instructions(hd_context *ctx, const char *plugin, co
   *count = 0;
   *out = nullptr;
   try {
-    auto found = std::find_if(ctx->plugins.begin(), ctx->plugins.end(),
-                              [&](const auto &p) { return p->name == plugin; });
-    if (found == ctx->plugins.end())
+    Plugin *found = findPlugin(*ctx, plugin);
+    if (!found)
       return failWith(err, HD_ERROR_UNSUPPORTED, whyNoPlugin(*ctx, plugin));
-    Plugin &target = **found;
+    Plugin &target = *found;
     std::string resolved = arch ? arch : target.defaultArch;
-    if (std::find(target.archs.begin(), target.archs.end(), resolved) == target.archs.end()) {
-      std::string listed;
-      for (const std::string &a : target.archs)
-        listed += (listed.empty() ? "" : ", ") + a;
-      return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                  "plugin '%s' does not compile for arch '%s'; it lists: %s", plugin,
-                  resolved.c_str(), listed.empty() ? "no archs" : listed.c_str());
-    }
+    if (hd_status s = checkArch(target, resolved.c_str(), err))
+      return s;
 
     const std::string memo = target.name + ":" + resolved;
     auto answer = [&](const hd_context::MatrixInstructions &m) {

@@ -397,7 +397,7 @@ TEST(DotOperandLayoutTest, RejectsBadArguments) {
 // Matrix-instruction operands
 //===----------------------------------------------------------------------===//
 
-// The m16n8k16 f16/bf16 fragments of the PTX ISA (groupID g = lane >> 2,
+// A 16x8x16 instruction with 16-bit operands (groupID g = lane >> 2,
 // t = lane % 4): A (g + 8*((i>>1)&1), 2t + (i&1) + 8*(i>=4)), B (2t + (i&1) +
 // 8*(i>=2), g), C (g + 8*(i>=2), 2t + (i&1)).
 LinearLayout fragment(Bases registers, int32_t rows, int32_t cols, Bases lanes) {
