@@ -808,55 +808,59 @@ int fastDim(const TileInfo &info) {
 struct AsyncCopyLowering : TilePattern<AsyncCopyOp> {
   using TilePattern::TilePattern;
 
-  /// Bytes per copy for the asynchronous form, or 0 when it does not apply.
-  int64_t asyncGroupBytes(AsyncCopyOp op, const TileInfo &info, const SharedAddressing &addr,
-                          const TileAccess &access, int64_t elemBytes) const {
-    int64_t maxBytes = lowering.hooks.asyncCopyBytes();
-    int fast = fastDim(info);
-    if (maxBytes < 4 || op.getOther() || fast < 0 || addr.subByte)
-      return 0;
-    AccessPlan global = planAccess(info, lowering.axis.get(op.getPtr()), elemBytes, maxBytes,
+  /// The copy as the target's asynchronous copies; failure (nothing
+  /// emitted) where they cannot express it.
+  LogicalResult lowerAsync(AsyncCopyOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    const int64_t maxBytes = lowering.hooks.asyncCopyBytes();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    Type elem = getTypeConverter()->convertType(
+        cast<PointerType>(ptrType.getElementType()).getPointeeType());
+    const TileInfo *info = tile(ptrType);
+    if (maxBytes < 4 || op.getOther() || !info || !elem || !elem.isIntOrFloat())
+      return failure();
+    std::string why;
+    auto addr = sharedAddressing(op.getDst().getType(), why);
+    int fast = fastDim(*info);
+    if (failed(addr) || addr->subByte || fast < 0)
+      return failure();
+    const int64_t elemBytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+    // Registers contiguous in global memory (and aligned), in shared memory,
+    // and under one mask value.
+    AccessPlan global = planAccess(*info, lowering.axis.get(op.getPtr()), elemBytes, maxBytes,
                                    /*needsAlignment=*/true);
-    int64_t v = std::min(global.vector, access.vector);
+    int64_t v = global.vector;
     if (op.getMask())
       v = std::min<int64_t>(v, lowering.axis.get(op.getMask()).constancy[fast]);
-    v = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, v));
-    return v * elemBytes >= 4 ? v * elemBytes : 0;
+    if (v * elemBytes < 4)
+      return failure();
+    TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks, maxBytes);
+    v = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, std::min(v, access.vector)));
+    if (v * elemBytes < 4)
+      return failure();
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getDst());
+    for (int64_t r = 0; r < info->numRegs; r += v) {
+      Value globalPtr = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
+                                                       i32Const(rewriter, loc, r));
+      Value shared =
+          sharedElementAddress(rewriter, loc, elem, desc.base, desc.origin, access, *addr, r);
+      Value valid = adaptor.getMask()
+                        ? LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getMask(),
+                                                         i32Const(rewriter, loc, r))
+                              .getResult()
+                        : Value();
+      lowering.hooks.asyncCopy(rewriter, loc, shared, globalPtr, unsigned(v * elemBytes), valid);
+    }
+    rewriter.replaceOp(op, i32Const(rewriter, loc, 0));
+    return success();
   }
 
   LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (succeeded(lowerAsync(op, adaptor, rewriter)))
+      return success();
     Location loc = op.getLoc();
-    {
-      auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
-      Type elem = getTypeConverter()->convertType(
-          cast<PointerType>(ptrType.getElementType()).getPointeeType());
-      const TileInfo *info = tile(ptrType);
-      std::string why;
-      auto addr = sharedAddressing(op.getDst().getType(), why);
-      if (info && elem && elem.isIntOrFloat() && succeeded(addr)) {
-        int64_t elemBytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
-        TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks,
-                                           lowering.hooks.asyncCopyBytes());
-        if (int64_t bytes = asyncGroupBytes(op, *info, *addr, access, elemBytes)) {
-          MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getDst());
-          for (int64_t r = 0; r < info->numRegs; r += bytes / elemBytes) {
-            Value global = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getPtr(),
-                                                          i32Const(rewriter, loc, r));
-            Value shared =
-                sharedElementAddress(rewriter, loc, elem, desc.base, desc.origin, access, *addr, r);
-            Value valid = adaptor.getMask()
-                              ? LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getMask(),
-                                                               i32Const(rewriter, loc, r))
-                                    .getResult()
-                              : Value();
-            lowering.hooks.asyncCopy(rewriter, loc, shared, global, unsigned(bytes), valid);
-          }
-          rewriter.replaceOp(op, i32Const(rewriter, loc, 0));
-          return success();
-        }
-      }
-    }
     auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
     Type elem = cast<PointerType>(ptrType.getElementType()).getPointeeType();
     auto tileType = RankedTensorType::get(ptrType.getShape(), elem, ptrType.getEncoding());
