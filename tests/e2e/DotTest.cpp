@@ -21,9 +21,16 @@ struct DotCase {
   Blocked acc;
   int bm, bn, bk;
   std::string in = "f32"; ///< A and B; the accumulator is f32 (f64 for f64).
+  /// A and B reach the dot as shared-memory tiles (local_alloc of the loaded
+  /// tiles), which the dot reads where they stand.
+  bool shared = false;
+  /// With `group`, the accumulator is an #hd.mma of an instruction that 4
+  /// warps issue together reading A and B from shared memory (no register
+  /// fragments); targets that fold warps into one thread run it as FMAs.
+  bool group = false;
   std::string name() const {
     return in + "_" + acc.name() + "_" + std::to_string(bm) + "x" + std::to_string(bn) + "x" +
-           std::to_string(bk);
+           std::to_string(bk) + (shared ? "_shared" : "") + (group ? "_group" : "");
   }
   std::string accElem() const { return in == "f64" ? "f64" : "f32"; }
 };
@@ -37,8 +44,17 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
   E2E_REQUIRE(CrossLaneConvert);
   const int warps = c.acc.numWarps();
   const std::string e = c.in, ae = c.accElem();
+  if (c.group && S.info.warp_size != 1)
+    GTEST_SKIP() << "the group instruction is made up: only a target that folds warps into one "
+                    "thread runs it (as FMAs)";
   KernelBuilder k("matmul", warps);
-  std::string acc = k.layout("acc", c.acc.str(S.lanes));
+  std::string acc =
+      c.group ? k.layout("acc", "#hd.mma<{instr = #hd.matrix_instr<{name = \"group.m32n8k8\", "
+                                "shape = [32, 8, 8], aType = " + c.in + ", bType = " + c.in +
+                                ", accType = f32, acc = {register = [[0, 1]], lane = [[0, 2], "
+                                "[0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]}}>, "
+                                "warpsPerCTA = [4, 1]}>")
+              : k.layout("acc", c.acc.str(S.lanes));
   std::string aop = k.layout("a_op", "#hd.dot_op<{opIdx = 0, parent = " + acc + "}>");
   std::string bop = k.layout("b_op", "#hd.dot_op<{opIdx = 1, parent = " + acc + "}>");
   std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(S.lanes));
@@ -71,8 +87,19 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
                         tb.mask + " other " + k.let("arith.constant dense<0.0> : " + bT) + " : " +
                         tensorType({c.bk, c.bn}, "!hd.ptr<" + e + ">", bl));
   std::string aOpT = tensorType({c.bm, c.bk}, e, aop), bOpT = tensorType({c.bk, c.bn}, e, bop);
-  std::string ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
-  std::string bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
+  std::string ad, bd;
+  if (c.shared) {
+    const std::string sw = "#hd.swizzled<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>";
+    aOpT = "!hd.memdesc<" + std::to_string(c.bm) + "x" + std::to_string(c.bk) + "x" + e + ", " +
+           sw + ">";
+    bOpT = "!hd.memdesc<" + std::to_string(c.bk) + "x" + std::to_string(c.bn) + "x" + e + ", " +
+           sw + ">";
+    ad = k.let("hd.local_alloc " + a + " : " + aT + " -> " + aOpT);
+    bd = k.let("hd.local_alloc " + b + " : " + bT + " -> " + bOpT);
+  } else {
+    ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
+    bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
+  }
   std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " : " + aOpT + " * " + bOpT +
                            " -> " + accT);
   k.line("scf.yield " + next + " : " + accT);
@@ -170,7 +197,10 @@ INSTANTIATE_TEST_SUITE_P(
                       DotCase{{{2, 2}, {4, 8}, {2, 4}, {1, 0}}, 16, 32, 8},
                       DotCase{{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16"},
                       DotCase{{{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 8, "f16"},
-                      DotCase{{{2, 2}, {8, 4}, {2, 1}, {1, 0}}, 32, 16, 8, "f64"}),
+                      DotCase{{{2, 2}, {8, 4}, {2, 1}, {1, 0}}, 32, 16, 8, "f64"},
+                      DotCase{{{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8, "f32", true},
+                      DotCase{{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16", true},
+                      DotCase{{{1, 1}, {8, 4}, {4, 1}, {1, 0}}, 32, 16, 8, "f16", true, true}),
     ::testing::PrintToStringParamName());
 
 } // namespace

@@ -490,16 +490,12 @@ int64_t scratchBytes(Operation *op, TileInfoCache &tiles) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-struct MemDesc {
-  Value base, origin;
-};
-
 MemDesc unpackMemDesc(OpBuilder &b, Location loc, Value lowered) {
   return {LLVM::ExtractValueOp::create(b, loc, lowered, ArrayRef<int64_t>{0}),
           LLVM::ExtractValueOp::create(b, loc, lowered, ArrayRef<int64_t>{1})};
 }
+
+namespace {
 
 Value packMemDesc(OpBuilder &b, Location loc, Type type, MemDesc desc) {
   Value s = LLVM::UndefOp::create(b, loc, type);
@@ -663,26 +659,42 @@ Value loadTileAsMatrices(OpBuilder &b, Location loc, const TileInfo &info,
   return pack(b, loc, vectorType, regs);
 }
 
+} // namespace
+
+FailureOr<Value> loadSharedTile(OpBuilder &b, Location loc, Lowering &lowering,
+                                const TypeConverter &converter, Value loweredMemDesc,
+                                MemDescType memType, RankedTensorType tileType,
+                                std::string &why) {
+  const TileInfo *info = lowering.tiles.get(tileType, &why);
+  auto addr = sharedAddressing(memType, why);
+  Type type = converter.convertType(tileType);
+  if (!info || failed(addr))
+    return failure();
+  if (!type) {
+    why = "no register type for the tile";
+    return failure();
+  }
+  MemDesc desc = unpackMemDesc(b, loc, loweredMemDesc);
+  if (!lowering.tiles.foldsThreads())
+    if (Value v = loadTileAsMatrices(b, loc, *info, *addr, type, desc, lowering.hooks))
+      return v;
+  TileAccess access = planTileAccess(b, loc, *info, *addr, lowering.hooks, 16);
+  return loadTileFromShared(b, loc, type, desc.base, desc.origin, access, *addr);
+}
+
+namespace {
+
 struct LocalLoadLowering : TilePattern<LocalLoadOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     std::string why;
-    const TileInfo *info = lowering.tiles.get(op.getType(), &why);
-    auto addr = sharedAddressing(op.getSrc().getType(), why);
-    Type type = getTypeConverter()->convertType(op.getType());
-    if (!info || failed(addr) || !type)
+    FailureOr<Value> v = loadSharedTile(rewriter, op.getLoc(), lowering, *getTypeConverter(),
+                                        adaptor.getSrc(), op.getSrc().getType(), op.getType(),
+                                        why);
+    if (failed(v))
       return op->emitOpError() << "cannot be lowered: " << why;
-    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
-    if (!lowering.tiles.foldsThreads())
-      if (Value v = loadTileAsMatrices(rewriter, loc, *info, *addr, type, desc, lowering.hooks)) {
-        rewriter.replaceOp(op, v);
-        return success();
-      }
-    TileAccess access = planTileAccess(rewriter, loc, *info, *addr, lowering.hooks, 16);
-    rewriter.replaceOp(op, loadTileFromShared(rewriter, loc, type, desc.base, desc.origin,
-                                              access, *addr));
+    rewriter.replaceOp(op, *v);
     return success();
   }
 };

@@ -51,7 +51,16 @@ bool isView(Operation *op) {
 
 /// Ops that use a memdesc without letting it escape.
 bool isPlainUse(Operation *op) {
-  return isa<LocalLoadOp, LocalStoreOp, LocalDeallocOp, AsyncCopyOp>(op) || isView(op);
+  return isa<LocalLoadOp, LocalStoreOp, LocalDeallocOp, AsyncCopyOp, DotOp>(op) || isView(op);
+}
+
+/// Byte alignment a buffer of `type` needs: 16, or for the swizzled tiles
+/// matrix units read, a whole atom of 8 rows (the swizzle is a function of
+/// the address bits above the row).
+int64_t alignmentOf(MemDescType type) {
+  if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(type.getEncoding()))
+    return std::max<int64_t>(kAlignment, 8 * int64_t(matrix.getSwizzle()));
+  return kAlignment;
 }
 
 struct Buffer {
@@ -60,6 +69,7 @@ struct Buffer {
   int64_t start, end; // inclusive op indices
   int64_t offset = -1;
   std::string what;
+  int64_t alignment = kAlignment;
 };
 
 class Numbering {
@@ -112,6 +122,7 @@ LogicalResult allocateFunction(func::FuncOp func, bool foldThreads, uint64_t cap
         }
       }
       buffer.what = "local_alloc of " + std::to_string(buffer.size) + " bytes";
+      buffer.alignment = alignmentOf(alloc.getType());
       buffers.push_back(buffer);
       return;
     }
@@ -142,7 +153,7 @@ LogicalResult allocateFunction(func::FuncOp func, bool foldThreads, uint64_t cap
     for (auto [lo, hi] : busy) {
       if (offset + b->size <= lo)
         break;
-      offset = std::max(offset, int64_t(llvm::alignTo(hi, kAlignment)));
+      offset = std::max(offset, int64_t(llvm::alignTo(hi, b->alignment)));
     }
     b->offset = offset;
     placed.push_back(b);
@@ -218,6 +229,12 @@ public:
     } else if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       auto [lo, hi] = rangeOf(copy.getDst());
       out.push_back({lo, hi, true});
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      for (Value operand : {dot.getA(), dot.getB()})
+        if (isa<MemDescType>(operand.getType())) {
+          auto [lo, hi] = rangeOf(operand);
+          out.push_back({lo, hi, false});
+        }
     } else if (auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr)) {
       // Scratch users: barrier, write, barrier, read (see their lowering).
       // What is left pending afterwards are the reads.

@@ -321,6 +321,20 @@ void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Val
 Value loadTileFromShared(OpBuilder &b, Location loc, Type vectorType, Value base, Value origin,
                          const TileAccess &access, const SharedAddressing &addr);
 
+/// A lowered memdesc: the pointer to its view's stacked base and the
+/// view's XOR origin (i32, elements).
+struct MemDesc {
+  Value base, origin;
+};
+MemDesc unpackMemDesc(OpBuilder &b, Location loc, Value lowered);
+
+/// What local_load does: the lowered tile of `tileType` read from the
+/// lowered memdesc `loweredMemDesc` of `memType`. Fails with `why`.
+FailureOr<Value> loadSharedTile(OpBuilder &b, Location loc, Lowering &lowering,
+                                const TypeConverter &converter, Value loweredMemDesc,
+                                MemDescType memType, RankedTensorType tileType,
+                                std::string &why);
+
 /// The shared-memory base plus `hd.shared_offset` of `op` (bytes), or a
 /// failure diagnosed on `op` when the allocator gave it no offset.
 FailureOr<Value> sharedBufferOf(OpBuilder &b, Operation *op, TargetHooks &hooks);

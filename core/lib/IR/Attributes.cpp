@@ -147,23 +147,34 @@ public:
   }
 
   /// A matrix fragment `key = {register = [...], lane = [...]}`: one warp's
-  /// share of a rows x cols operand tile.
-  LogicalResult readFragment(StringRef key, int32_t rows, int32_t cols, LinearLayout &out) {
+  /// share of a rows x cols operand tile, or with `warp = [...]` the share of
+  /// the group of warps that issues the instruction together. With
+  /// `optional`, an absent key is an empty layout: the operand has no
+  /// register fragment (the instruction reads it from shared memory).
+  LogicalResult readFragment(StringRef key, int32_t rows, int32_t cols, LinearLayout &out,
+                             bool optional = false) {
+    if (optional && !has(key)) {
+      out = LinearLayout();
+      return success();
+    }
     DictionaryAttr fields;
     if (failed(readAttr(key, fields, "a dictionary {register = [...], lane = [...]}")))
       return failure();
     std::vector<LinearLayout::InDim> ins;
-    for (const char *name : {"register", "lane"}) {
+    for (const char *name : {"register", "lane", "warp"}) {
       LinearLayout::InDim in{name, {}};
       Attribute bases = fields.get(name);
-      if (!bases)
+      if (!bases) {
+        if (StringRef(name) == "warp")
+          continue;
         return error() << "`" << key << "` is missing `" << name << "`";
+      }
       if (failed(readBasesValue((key + "." + name).str(), bases, in.bases)))
         return failure();
       ins.push_back(std::move(in));
     }
-    if (fields.size() != 2)
-      return error() << "`" << key << "` has fields other than `register` and `lane`";
+    if (fields.size() != ins.size())
+      return error() << "`" << key << "` has fields other than `register`, `lane` and `warp`";
     Result<LinearLayout> layout = LinearLayout::create(
         std::move(ins), {{"dim0", rows}, {"dim1", cols}}, /*requireSurjective=*/true);
     if (!layout)
@@ -661,6 +672,9 @@ Result<LinearLayout> DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shap
   if (auto mma = dyn_cast<MmaLayoutAttr>(getParent())) {
     MatrixInstrAttr instr = mma.getInstr();
     bool isA = getOpIdx() == 0;
+    if (instr.readsFromShared(getOpIdx()))
+      return Error("\"" + instr.getName().str() + "\" reads operand " + (isA ? "A" : "B") +
+                   " from shared memory: it has no register layout; pass the dot a !hd.memdesc");
     return matrixOperandLayout(isA ? MatrixOperand::A : MatrixOperand::B, toVector(shape),
                                isA ? instr.getA() : instr.getB(),
                                toVector(mma.getWarpsPerCTA()));
@@ -707,7 +721,8 @@ Attribute MatrixInstrAttr::parse(AsmParser &parser, Type) {
   }
   int32_t m = shape[0], n = shape[1], k = shape[2];
   LinearLayout a, b, acc;
-  if (failed(reader.readFragment("a", m, k, a)) || failed(reader.readFragment("b", k, n, b)) ||
+  if (failed(reader.readFragment("a", m, k, a, /*optional=*/true)) ||
+      failed(reader.readFragment("b", k, n, b, /*optional=*/true)) ||
       failed(reader.readFragment("acc", m, n, acc)) || failed(reader.finish()))
     return {};
   return parser.getChecked<MatrixInstrAttr>(parser.getContext(), name, m, n, k, aType, bType,
@@ -720,6 +735,10 @@ void printFragment(AsmPrinter &printer, const LinearLayout &fragment) {
   printBases(printer, fragment.getInDims()[0].bases);
   printer << ", lane = ";
   printBases(printer, fragment.getInDims()[1].bases);
+  if (fragment.hasInDim("warp")) {
+    printer << ", warp = ";
+    printBases(printer, fragment.getInDims()[2].bases);
+  }
   printer << "}";
 }
 } // namespace
@@ -727,12 +746,15 @@ void printFragment(AsmPrinter &printer, const LinearLayout &fragment) {
 void MatrixInstrAttr::print(AsmPrinter &printer) const {
   printer << "<{name = \"" << getName() << "\", shape = [" << getM() << ", " << getN()
           << ", " << getK() << "], aType = " << getAType() << ", bType = " << getBType()
-          << ", accType = " << getAccType() << ", a = ";
-  printFragment(printer, getA());
-  printer << ", b = ";
-  printFragment(printer, getB());
-  printer << ", acc = ";
-  printFragment(printer, getAcc());
+          << ", accType = " << getAccType();
+  const std::pair<const char *, LinearLayout> fragments[] = {
+      {"a", getA()}, {"b", getB()}, {"acc", getAcc()}};
+  for (const auto &[key, fragment] : fragments) {
+    if (fragment.getNumInDims() == 0)
+      continue;
+    printer << ", " << key << " = ";
+    printFragment(printer, fragment);
+  }
   printer << "}>";
 }
 
@@ -751,19 +773,36 @@ LogicalResult MatrixInstrAttr::verify(function_ref<InFlightDiagnostic()> emitErr
   } fragments[] = {{"a", a, m, k}, {"b", b, k, n}, {"acc", acc, m, n}};
   for (const Expected &f : fragments) {
     const LinearLayout &l = f.layout;
-    if (l.getInDimNames() != std::vector<std::string>{"register", "lane"} ||
-        l.getNumOutDims() != 2 || l.getOutDims()[0].size != int32_t(f.rows) ||
+    // Only the accumulator must live in registers; an operand without a
+    // fragment is read from shared memory.
+    if (l.getNumInDims() == 0 && &l != &acc)
+      continue;
+    std::vector<std::string> ins = l.getInDimNames();
+    bool dimsOk = ins == std::vector<std::string>{"register", "lane"} ||
+                  ins == std::vector<std::string>{"register", "lane", "warp"};
+    if (!dimsOk || l.getNumOutDims() != 2 || l.getOutDims()[0].size != int32_t(f.rows) ||
         l.getOutDims()[1].size != int32_t(f.cols) || !l.isSurjective())
       return emitError() << "#hd.matrix_instr \"" << name << "\" fragment `" << f.what
-                         << "` must map (register, lane) onto its " << f.rows << "x"
+                         << "` must map (register, lane[, warp]) onto its " << f.rows << "x"
                          << f.cols << " tile";
+    if (l.getInDimSize("lane") != acc.getInDimSize("lane"))
+      return emitError() << "#hd.matrix_instr \"" << name
+                         << "\" fragments disagree on the lanes of a warp: " << f.what
+                         << " has " << l.getInDimSize("lane") << ", acc "
+                         << acc.getInDimSize("lane");
+    int64_t warps = l.hasInDim("warp") ? l.getInDimSize("warp") : 1;
+    int64_t accWarps = acc.hasInDim("warp") ? acc.getInDimSize("warp") : 1;
+    if (warps != accWarps)
+      return emitError() << "#hd.matrix_instr \"" << name
+                         << "\" fragments disagree on the warps that issue it: " << f.what
+                         << " spans " << warps << ", acc " << accWarps;
   }
-  if (a.getInDimSize("lane") != acc.getInDimSize("lane") ||
-      b.getInDimSize("lane") != acc.getInDimSize("lane"))
-    return emitError() << "#hd.matrix_instr \"" << name
-                       << "\" fragments disagree on the lanes of a warp: a has "
-                       << a.getInDimSize("lane") << ", b " << b.getInDimSize("lane")
-                       << ", acc " << acc.getInDimSize("lane");
+  // The warps issuing one instruction together split its rows (M).
+  if (acc.hasInDim("warp"))
+    for (int i = 0; i < acc.getInDimSizeLog2("warp"); ++i)
+      if (acc.getBasis("warp", i)[1] != 0)
+        return emitError() << "#hd.matrix_instr \"" << name
+                           << "\" acc.warp bases must step along rows (dim 0)";
   return success();
 }
 
@@ -800,6 +839,11 @@ LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError
   if (warpsPerCTA[0] > (1u << 10) || warpsPerCTA[1] > (1u << 10))
     return emitError() << "#hd.mma warpsPerCTA " << formatArray(warpsPerCTA)
                        << " exceeds 1024 warps along a dim";
+  if (warpsPerCTA[0] % instr.getWarpsPerInstr() != 0)
+    return emitError() << "#hd.mma warpsPerCTA " << formatArray(warpsPerCTA) << ": \""
+                       << instr.getName() << "\" is issued by " << instr.getWarpsPerInstr()
+                       << " warps together along M, so warpsPerCTA[0] must be a multiple of "
+                       << instr.getWarpsPerInstr();
   return success();
 }
 
@@ -948,6 +992,58 @@ int64_t PaddedSharedLayoutAttr::getAllocatedElements(ArrayRef<int64_t> shape) co
   for (auto [interval, padding] : llvm::zip(getIntervals(), getPaddings()))
     total += (elements / interval) * padding;
   return total;
+}
+
+Attribute MatrixSharedLayoutAttr::parse(AsmParser &parser, Type) {
+  FieldReader reader(parser, "matrix_shared");
+  unsigned swizzle, elementBits, rank = 2;
+  BoolAttr transposed;
+  if (failed(reader.parseDict()) || failed(reader.readUnsigned("swizzle", swizzle)) ||
+      failed(reader.readUnsigned("elementBits", elementBits)) ||
+      failed(reader.readAttr("transposed", transposed, "true or false")) ||
+      (reader.has("rank") && failed(reader.readUnsigned("rank", rank))) ||
+      failed(reader.finish()))
+    return {};
+  return parser.getChecked<MatrixSharedLayoutAttr>(parser.getContext(), swizzle, elementBits,
+                                                   transposed.getValue(), rank);
+}
+
+void MatrixSharedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzle = " << getSwizzle() << ", elementBits = " << getElementBits()
+          << ", transposed = " << (getTransposed() ? "true" : "false");
+  if (getRank() != 2)
+    printer << ", rank = " << getRank();
+  printer << "}>";
+}
+
+LogicalResult MatrixSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             unsigned swizzle, unsigned elementBits,
+                                             bool transposed, unsigned dims) {
+  if (dims < 2 || dims > 8)
+    return emitError() << "#hd.matrix_shared rank = " << dims << "; it is 2 to 8";
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "#hd.matrix_shared swizzle = " << swizzle
+                       << " bytes; it is 32, 64 or 128";
+  if (elementBits != 8 && elementBits != 16 && elementBits != 32)
+    return emitError() << "#hd.matrix_shared elementBits = " << elementBits
+                       << "; it is 8, 16 or 32";
+  return success();
+}
+
+
+
+Result<LinearLayout> MatrixSharedLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (int64_t(shape.size()) != int64_t(getRank()))
+    return Error("#hd.matrix_shared of rank " + std::to_string(getRank()) +
+                 " describes a tile of rank " + std::to_string(shape.size()));
+  return matrixSharedLayout(toVector(shape), int32_t(getSwizzle()), int32_t(getElementBits()),
+                            getTransposed());
+}
+
+int64_t MatrixSharedLayoutAttr::getRank() const { return getDims(); }
+
+int64_t MatrixSharedLayoutAttr::getAllocatedElements(ArrayRef<int64_t> shape) const {
+  return ShapedType::getNumElements(shape);
 }
 
 Attribute SharedLinearLayoutAttr::parse(AsmParser &parser, Type) {

@@ -39,6 +39,8 @@ struct HadronOpAsmInterface : OpAsmDialectInterface {
       os << "padded";
     else if (isa<SharedLinearLayoutAttr>(attr))
       os << "shared_linear";
+    else if (isa<MatrixSharedLayoutAttr>(attr))
+      os << "matrix_shared";
     else if (isa<TargetAttr>(attr))
       os << "target";
     else

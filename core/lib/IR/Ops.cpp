@@ -628,37 +628,48 @@ bool isSupportedDotTypes(Type a, Type acc) {
 }
 } // namespace
 
+void DotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands())
+    if (operand.getOperandNumber() < 2 && isa<MemDescType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand, SharedMemory::get());
+}
+
 LogicalResult DotOp::verify() {
-  auto aType = getA().getType(), bType = getB().getType(), cType = getAcc().getType();
+  auto cType = getAcc().getType();
+  auto shapeOf = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+  auto elemOf = [](Value v) { return cast<ShapedType>(v.getType()).getElementType(); };
+  ArrayRef<int64_t> aShape = shapeOf(getA()), bShape = shapeOf(getB());
   int64_t rank = cType.getRank();
   if (rank != 2 && rank != 3)
     return emitOpError() << "needs rank 2 (or 3 with a batch dimension), got " << rank;
-  if (aType.getRank() != rank || bType.getRank() != rank)
+  if (int64_t(aShape.size()) != rank || int64_t(bShape.size()) != rank)
     return emitOpError() << "operands and accumulator must have one rank";
   int64_t m = cType.getDimSize(rank - 2), n = cType.getDimSize(rank - 1);
-  int64_t k = aType.getDimSize(rank - 1);
-  if (aType.getDimSize(rank - 2) != m || bType.getDimSize(rank - 2) != k ||
-      bType.getDimSize(rank - 1) != n ||
-      (rank == 3 && (aType.getDimSize(0) != cType.getDimSize(0) ||
-                     bType.getDimSize(0) != cType.getDimSize(0))))
-    return emitOpError() << "shapes do not compose: a [" << aType.getShape() << "] * b ["
-                         << bType.getShape() << "] -> acc [" << cType.getShape() << "]";
-  if (aType.getElementType() != bType.getElementType())
-    return emitOpError() << "operands must share an element type, got "
-                         << aType.getElementType() << " and " << bType.getElementType();
-  if (!isSupportedDotTypes(aType.getElementType(), cType.getElementType()))
-    return emitOpError() << "does not multiply " << aType.getElementType()
-                         << " into " << cType.getElementType()
+  int64_t k = aShape[rank - 1];
+  if (aShape[rank - 2] != m || bShape[rank - 2] != k || bShape[rank - 1] != n ||
+      (rank == 3 && (aShape[0] != cType.getDimSize(0) || bShape[0] != cType.getDimSize(0))))
+    return emitOpError() << "shapes do not compose: a [" << aShape << "] * b [" << bShape
+                         << "] -> acc [" << cType.getShape() << "]";
+  Type aElem = elemOf(getA()), bElem = elemOf(getB());
+  if (aElem != bElem)
+    return emitOpError() << "operands must share an element type, got " << aElem << " and "
+                         << bElem;
+  if (!isSupportedDotTypes(aElem, cType.getElementType()))
+    return emitOpError() << "does not multiply " << aElem << " into " << cType.getElementType()
                          << " (f16->f16/f32, bf16->bf16/f32, f32->f32, f64->f64, i8->i32)";
-  if (getInputPrecision() == InputPrecision::tf32 && !aType.getElementType().isF32())
+  if (getInputPrecision() == InputPrecision::tf32 && !aElem.isF32())
     return emitOpError() << "tf32 input precision applies to f32 operands only";
+  bool shared[2] = {isa<MemDescType>(getA().getType()), isa<MemDescType>(getB().getType())};
+  if ((shared[0] || shared[1]) && rank != 2)
+    return emitOpError() << "takes shared-memory operands in a rank 2 dot only";
 
   auto accLayout = dyn_cast_or_null<DistributedLayoutAttrInterface>(cType.getEncoding());
   if (!accLayout || accLayout.isPlaceholder())
     return success();
   if (auto mma = dyn_cast<MmaLayoutAttr>(accLayout)) {
     MatrixInstrAttr instr = mma.getInstr();
-    Type elem = aType.getElementType();
+    Type elem = aElem;
     // f32 operands feed a tf32 instruction only when the dot asks for tf32.
     bool readsAsTf32 = isa<FloatTF32Type>(instr.getAType()) && elem.isF32() &&
                        getInputPrecision() == InputPrecision::tf32;
@@ -674,9 +685,18 @@ LogicalResult DotOp::verify() {
                              << " but its matrix instruction \"" << instr.getName()
                              << "\" takes " << instr.getAType() << " x " << instr.getBType()
                              << " -> " << instr.getAccType();
+    for (unsigned idx = 0; idx < 2; ++idx)
+      if (instr.readsFromShared(idx) && !shared[idx])
+        return emitOpError() << "operand " << (idx == 0 ? "a" : "b")
+                             << " must be a shared-memory tile (!hd.memdesc): the matrix "
+                                "instruction \""
+                             << instr.getName() << "\" reads it from shared memory";
   }
-  RankedTensorType operandTypes[] = {aType, bType};
-  for (auto [idx, type] : llvm::enumerate(operandTypes)) {
+  Value operands[] = {getA(), getB()};
+  for (unsigned idx = 0; idx < 2; ++idx) {
+    auto type = dyn_cast<RankedTensorType>(operands[idx].getType());
+    if (!type)
+      continue;
     auto opLayout = dyn_cast_or_null<DotOperandLayoutAttr>(type.getEncoding());
     const char *name = idx == 0 ? "a" : "b";
     if (!opLayout || opLayout.getOpIdx() != idx || opLayout.getParent() != accLayout)

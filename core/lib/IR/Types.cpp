@@ -129,6 +129,10 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (shape[i] > allocTail[i])
       return emitError() << "!hd.memdesc view dimension " << i << " is " << shape[i]
                          << ", larger than its allocation's " << allocTail[i];
+  if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(encoding))
+    if (elementType.getIntOrFloatBitWidth() != matrix.getElementBits())
+      return emitError() << "shared layout " << encoding << " holds " << matrix.getElementBits()
+                         << "-bit elements, not " << elementType;
   int64_t rank = encoding.getRank();
   if (rank != static_cast<int64_t>(shape.size()) &&
       rank != static_cast<int64_t>(allocShape.size()))

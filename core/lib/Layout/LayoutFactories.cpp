@@ -207,6 +207,64 @@ Result<LinearLayout> swizzledSharedLayout(const std::vector<int32_t> &shape,
                               /*requireSurjective=*/true);
 }
 
+Result<LinearLayout> matrixSharedLayout(const std::vector<int32_t> &shape,
+                                        int32_t swizzleBytes, int32_t elementBits,
+                                        bool transposed) {
+  if (auto why = checkShape(shape))
+    return Error(*why);
+  if (shape.size() < 2)
+    return Error("a matrix tile in shared memory has rank 2 or more, got rank " +
+                 std::to_string(shape.size()));
+  if (swizzleBytes != 32 && swizzleBytes != 64 && swizzleBytes != 128)
+    return Error("swizzle = " + std::to_string(swizzleBytes) + " bytes; it is 32, 64 or 128");
+  if (elementBits != 8 && elementBits != 16 && elementBits != 32)
+    return Error("elementBits = " + std::to_string(elementBits) + "; it is 8, 16 or 32");
+  const size_t rank = shape.size();
+  const int contig = int(transposed ? rank - 2 : rank - 1);
+  const int other = int(transposed ? rank - 1 : rank - 2);
+  const int64_t elemBytes = elementBits / 8;
+  const int64_t run = swizzleBytes / elemBytes; // elements per swizzled row
+  const int64_t rows = shape[other];
+  if (shape[contig] % run != 0)
+    return Error("the contiguous dim holds " + std::to_string(shape[contig]) +
+                 " elements; a " + std::to_string(swizzleBytes) + "-byte swizzle of " +
+                 std::to_string(elementBits) + "-bit elements needs a multiple of " +
+                 std::to_string(run));
+  if (rows % 8 != 0)
+    return Error("the strided dim holds " + std::to_string(rows) +
+                 " rows; a swizzled tile needs a multiple of 8");
+  // Coordinates of an unswizzled element offset within the tile.
+  auto coordsOf = [&](int64_t offset) {
+    Basis basis(rank, 0);
+    basis[contig] = int32_t(offset % run + (offset / (run * rows)) * run);
+    basis[other] = int32_t((offset / run) % rows);
+    return basis;
+  };
+  const int64_t mask = swizzleBytes / 16 - 1;
+  std::vector<Basis> offsets;
+  const int64_t tileElems = int64_t(shape[contig]) * rows;
+  for (int64_t e = 1; e < tileElems; e *= 2) {
+    // The swizzle is an involution on byte offsets: the element stored at
+    // byte b is the one whose unswizzled byte offset is b ^ swz(b).
+    int64_t byte = e * elemBytes;
+    int64_t unswizzled = (byte ^ (((byte >> 7) & mask) << 4)) / elemBytes;
+    Basis basis(rank, 0);
+    for (int64_t bit = 1; bit <= unswizzled; bit *= 2)
+      if (unswizzled & bit) {
+        Basis part = coordsOf(bit);
+        for (size_t d = 0; d < rank; ++d)
+          basis[d] ^= part[d];
+      }
+    offsets.push_back(std::move(basis));
+  }
+  // Leading dims: whole tiles, innermost first.
+  for (int d = int(rank) - 3; d >= 0; --d)
+    for (int64_t step = 1; step < shape[d]; step *= 2)
+      offsets.push_back(along(rank, d, int32_t(step)));
+  return LinearLayout::create({{"offset", std::move(offsets)}}, tensorOutDims(shape),
+                              /*requireSurjective=*/true);
+}
+
 Result<LinearLayout>
 dotOperandLayout(int opIdx, const std::vector<int32_t> &shape,
                  const std::vector<int32_t> &sizePerThread,
@@ -243,9 +301,15 @@ Result<LinearLayout> matrixOperandLayout(MatrixOperand operand,
   if (auto why = checkPowersOf2("warpsPerCTA", warpsPerCTA))
     return Error(*why);
   if (fragment.getNumOutDims() != 2 || !fragment.hasInDim("register") ||
-      !fragment.hasInDim("lane") ||
-      (fragment.hasInDim("warp") && fragment.getInDimSize("warp") != 1))
-    return Error("a matrix fragment must map (register, lane) of one warp to (dim0, dim1)");
+      !fragment.hasInDim("lane"))
+    return Error("a matrix fragment must map (register, lane[, warp]) to (dim0, dim1)");
+  // Warps that issue one instruction together: their bases step along M
+  // and come first, out of warpsPerCTA[0].
+  const int32_t groupWarps = fragment.hasInDim("warp") ? fragment.getInDimSize("warp") : 1;
+  if (groupWarps > 1 && (warpsPerCTA[0] % groupWarps != 0))
+    return Error("the instruction is issued by " + std::to_string(groupWarps) +
+                 " warps together along M; warpsPerCTA[0] = " + std::to_string(warpsPerCTA[0]) +
+                 " is not a multiple of that");
   const int32_t rows = fragment.getOutDims()[0].size;
   const int32_t cols = fragment.getOutDims()[1].size;
   // Tensor dim holding M and N (-1: the operand has none; its warps of that
@@ -266,6 +330,12 @@ Result<LinearLayout> matrixOperandLayout(MatrixOperand operand,
       registers.push_back(std::move(basis));
   for (int i = 0; i < fragment.getInDimSizeLog2("lane"); ++i)
     lanes.push_back(clamp(fragment.getBasis("lane", i)));
+  if (groupWarps > 1)
+    for (int i = 0; i < fragment.getInDimSizeLog2("warp"); ++i) {
+      Basis basis = fragment.getBasis("warp", i);
+      // An operand without M (B) is the same for every warp of the group.
+      warps.push_back(mDim < 0 ? Basis(2, 0) : clamp(basis));
+    }
   // One CTA tile: the fragment times the warps along M and N.
   int64_t cta[2] = {rows, cols};
   auto addWarps = [&](int dim, int32_t count) {
@@ -278,7 +348,7 @@ Result<LinearLayout> matrixOperandLayout(MatrixOperand operand,
       cta[dim] *= 2;
     }
   };
-  addWarps(mDim, warpsPerCTA[0]);
+  addWarps(mDim, warpsPerCTA[0] / groupWarps);
   addWarps(nDim, warpsPerCTA[1]);
   // Repetitions: along the reduction dim (or N for the accumulator) first.
   const int first = operand == MatrixOperand::B ? 0 : 1;

@@ -254,6 +254,43 @@ TEST(SwizzledSharedLayoutTest, UnswizzledIsRowMajor) {
 
 // Every element against the definition: the element at offset
 // row * cols + c is (row, c ^ f(row)).
+// The element stored at each byte of a #hd.matrix_shared tile, computed the
+// way the hardware addresses it: the unswizzled byte offset of (row r,
+// contiguous c) is (c / E) * R * S + r * S + (c % E) * bytes, with E = S /
+// bytes elements per run, and the swizzle XORs byte bits 4.. with bits 7..
+TEST(MatrixSharedLayoutTest, MatchesTheByteSwizzle) {
+  for (int32_t swizzle : {32, 64, 128})
+    for (int32_t bits : {8, 16, 32})
+      for (bool transposed : {false, true})
+        for (auto [rows, runs] : {std::pair{8, 1}, std::pair{16, 2}, std::pair{64, 4}}) {
+          const int32_t bytes = bits / 8, run = swizzle / bytes, cols = run * runs;
+          SCOPED_TRACE("swizzle " + std::to_string(swizzle) + " bits " + std::to_string(bits) +
+                       (transposed ? " transposed " : " ") + std::to_string(rows) + " rows x " +
+                       std::to_string(cols));
+          std::vector<int32_t> shape = transposed ? std::vector<int32_t>{cols, rows}
+                                                  : std::vector<int32_t>{rows, cols};
+          LinearLayout layout = ok(matrixSharedLayout(shape, swizzle, bits, transposed));
+          const int32_t mask = swizzle / 16 - 1;
+          for (int32_t r = 0; r < rows; ++r)
+            for (int32_t c = 0; c < cols; ++c) {
+              int32_t byte = (c / run) * rows * swizzle + r * swizzle + (c % run) * bytes;
+              int32_t stored = byte ^ (((byte >> 7) & mask) << 4);
+              Point got = ok(layout.apply({{"offset", stored / bytes}}));
+              int32_t rowDim = transposed ? 1 : 0;
+              ASSERT_EQ(got[rowDim].second, r) << "row " << r << " col " << c;
+              ASSERT_EQ(got[1 - rowDim].second, c) << "row " << r << " col " << c;
+            }
+          EXPECT_TRUE(layout.isInvertible());
+        }
+  // Leading dims stack whole tiles.
+  LinearLayout stacked = ok(matrixSharedLayout({4, 8, 64}, 128, 16, false));
+  Point tile2 = ok(stacked.apply({{"offset", 2 * 8 * 64}}));
+  EXPECT_EQ(tile2, (Point{{"dim0", 2}, {"dim1", 0}, {"dim2", 0}}));
+  EXPECT_FALSE(matrixSharedLayout({8, 32}, 128, 16, false).ok()); // half a run
+  EXPECT_FALSE(matrixSharedLayout({4, 64}, 128, 16, false).ok());  // half an atom
+  EXPECT_FALSE(matrixSharedLayout({8, 64}, 16, 16, false).ok());
+}
+
 TEST(SwizzledSharedLayoutTest, MatchesDirectFormula) {
   for (auto [rows, cols] :
        {std::pair{8, 8}, std::pair{16, 32}, std::pair{32, 16}})

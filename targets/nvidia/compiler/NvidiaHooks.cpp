@@ -72,7 +72,7 @@ void NvidiaHooks::beginKernel(Block &entry, unsigned) {
     OpBuilder g = OpBuilder::atBlockBegin(module.getBody());
     LLVM::GlobalOp::create(g, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
                            /*isConstant=*/false, LLVM::Linkage::External,
-                           HD_NVIDIA_SHARED_SYMBOL, Attribute(), /*alignment=*/16,
+                           HD_NVIDIA_SHARED_SYMBOL, Attribute(), /*alignment=*/1024,
                            /*addrSpace=*/3);
   }
   defineAssertHelper(entry);
@@ -344,7 +344,13 @@ void NvidiaHooks::asyncCommitGroup(OpBuilder &b, Location loc) {
 }
 
 void NvidiaHooks::asyncWait(OpBuilder &b, Location loc, unsigned pending) {
-  inlinePtx(b, loc, "cp.async.wait_group " + std::to_string(pending) + ";", "", {});
+  // From sm_90 on, the matrix unit may read the copied bytes (wgmma reads
+  // shared memory through the async proxy): each thread fences the copies
+  // it waited for before the barrier that publishes them.
+  std::string text = "cp.async.wait_group " + std::to_string(pending) + ";";
+  if (arch.computeCapability >= 90)
+    text += "\nfence.proxy.async.shared::cta;";
+  inlinePtx(b, loc, text, "", {});
 }
 
 namespace {
@@ -375,13 +381,11 @@ SmallVector<Value> packWords(OpBuilder &b, Location loc, ValueRange elems) {
 
 } // namespace
 
-Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, Location loc,
-                                                                 StringRef name, ValueRange a,
-                                                                 ValueRange bOperand,
-                                                                 ValueRange c) {
-  const MatrixInstr *instr = findMatrixInstr(name);
-  if (!instr)
-    return Error("matrix instruction \"" + name.str() + "\" is not one the NVIDIA model declares");
+Result<NamedMatrixInstr> NvidiaHooks::usableMatrixInstr(StringRef name) const {
+  Result<NamedMatrixInstr> named = parseMatrixInstrName(std::string_view(name.data(), name.size()));
+  if (!named)
+    return named;
+  const MatrixInstr *instr = named->instr;
   bool available = false;
   for (const MatrixInstr *m : matrixInstructions(arch))
     available |= m == instr;
@@ -391,6 +395,17 @@ Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, L
                  std::to_string(instr->minComputeCapability) +
                  (instr->needsArchSpecific ? "a" : "") + "; the kernel is compiled for " +
                  arch.arch);
+  return named;
+}
+
+Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, Location loc,
+                                                                 StringRef name, ValueRange a,
+                                                                 ValueRange bOperand,
+                                                                 ValueRange c) {
+  Result<NamedMatrixInstr> named = usableMatrixInstr(name);
+  if (!named)
+    return Error(named.error());
+  const MatrixInstr *instr = named->instr;
   if (instr->family != MatrixFamily::MmaSync)
     return Error("matrix instruction \"" + name.str() +
                  "\" is issued by a warpgroup from shared memory; hd.dot on registers "
@@ -480,6 +495,128 @@ Value NvidiaHooks::approximateMath(OpBuilder &b, Location loc, ApproxFunction fn
     result = LLVM::InsertElementOp::create(b, loc, result, compute(lanes), index);
   }
   return result;
+}
+
+} // namespace hadron::nvidia
+
+namespace hadron::nvidia {
+
+// wgmma (sm_90a): a warpgroup multiplies A and B read from shared memory
+// through 64-bit matrix descriptors (PTX ISA, "Matrix Descriptor Format"):
+// bits 0..13 the start address >> 4, 16..29 the leading byte offset >> 4,
+// 32..45 the stride byte offset >> 4, 62..63 the swizzle mode. The layout
+// fields come from the operand's byte offsets (matrixDescriptorLayout).
+Result<SmallVector<Value>>
+NvidiaHooks::matrixMultiplyAccumulateShared(OpBuilder &b, Location loc, StringRef name,
+                                            const SharedMatrixOperand &a,
+                                            const SharedMatrixOperand &bOperand, ValueRange c) {
+  Result<NamedMatrixInstr> named = usableMatrixInstr(name);
+  if (!named)
+    return Error(named.error());
+  const MatrixInstr *instr = named->instr;
+  if (instr->family != MatrixFamily::Wgmma)
+    return Error("matrix instruction \"" + name.str() +
+                 "\" is issued by one warp from registers; a dot reading shared memory takes "
+                 "warpgroup instructions (wgmma.*)");
+  unsigned n = named->n;
+  if (c.size() != size_t(n) / 2)
+    return Error("matrix instruction \"" + name.str() + "\" has " + std::to_string(n / 2) +
+                 " accumulator registers per thread, got " + std::to_string(c.size()));
+  Value descs[2];
+  bool mnMajor[2];
+  const SharedMatrixOperand *ops[2] = {&a, &bOperand};
+  for (int i = 0; i < 2; ++i) {
+    Result<MatrixDescriptorLayout> layout =
+        matrixDescriptorLayout(ops[i]->byteOffsets, i == 0, ops[i]->elementBits);
+    if (!layout)
+      return Error("\"" + name.str() + "\": " + layout.error());
+    mnMajor[i] = layout->mnMajor;
+    // The start address: the shared-window address (18 bits), in 16 bytes.
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ops[i]->address);
+    addr = LLVM::AndOp::create(b, loc, addr, i32Const(b, loc, 0x3FFFF));
+    addr = LLVM::LShrOp::create(b, loc, addr, i32Const(b, loc, 4));
+    Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), addr);
+    Value fields = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(int64_t(layout->fields())));
+    descs[i] = LLVM::OrOp::create(b, loc, wide, fields);
+  }
+  std::string ptx = instr->ptx;
+  size_t at = ptx.find("nN");
+  if (at != std::string::npos)
+    ptx.replace(at, 2, "n" + std::to_string(n));
+  Type accType = c.front().getType();
+  bool floatAcc = isa<FloatType>(accType);
+  // "{$0..}, descA, descB, p, ...": the accumulator inputs are tied to the
+  // outputs; scale-d = 1 (accumulate). The transpose immediates exist for
+  // 16-bit inputs only; s8 takes no scale immediates either.
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * c.size() + 2) +
+                     ", 0;\n" + ptx + " {";
+  std::string constraints;
+  for (size_t i = 0; i < c.size(); ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? "," : "") + std::string(floatAcc ? "=f" : "=r");
+  }
+  text += "}, $" + std::to_string(c.size()) + ", $" + std::to_string(c.size() + 1) + ", p";
+  std::string type = instr->aType;
+  if (type == "f16" || type == "bf16")
+    text += std::string(", 1, 1, ") + (mnMajor[0] ? "1" : "0") + ", " + (mnMajor[1] ? "1" : "0");
+  else if (type == "tf32")
+    text += ", 1, 1";
+  text += ";\n}";
+  constraints += ",l,l";
+  for (size_t i = 0; i < c.size(); ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",r";
+  SmallVector<Value> operands{descs[0], descs[1]};
+  operands.append(c.begin(), c.end());
+  operands.push_back(i32Const(b, loc, 1));
+  SmallVector<Type> fieldsTypes(c.size(), accType);
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), fieldsTypes);
+  // Side effects keep it between the fence and the commit/wait around it.
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> d;
+  for (size_t i = 0; i < c.size(); ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return d;
+}
+
+// Shared memory written through the generic proxy (st.shared, cp.async) is
+// made visible to the async proxy the matrix unit reads through, then the
+// warpgroup's register writes are ordered before its wgmma.
+void NvidiaHooks::beginSharedMatrixGroup(OpBuilder &b, Location loc) {
+  inlinePtx(b, loc, "fence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;", "", {});
+}
+
+// One group for the dot's wgmma ops, waited for at once. The accumulator
+// registers pass through the wait so that nothing reads them before it.
+SmallVector<Value> NvidiaHooks::endSharedMatrixGroup(OpBuilder &b, Location loc, ValueRange acc) {
+  if (acc.empty()) {
+    inlinePtx(b, loc, "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;", "",
+              {});
+    return {};
+  }
+  std::string constraints;
+  SmallVector<Type> types;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    bool isFloat = isa<FloatType>(acc[i].getType());
+    constraints += (i ? "," : "") + std::string(isFloat ? "=f" : "=r");
+    types.push_back(acc[i].getType());
+  }
+  for (size_t i = 0; i < acc.size(); ++i)
+    constraints += "," + std::to_string(i);
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, acc, "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;",
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> ready;
+  for (size_t i = 0; i < acc.size(); ++i)
+    ready.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return ready;
 }
 
 } // namespace hadron::nvidia

@@ -22,6 +22,7 @@
 namespace hadron::nvidia {
 
 struct ArchModel;
+struct NamedMatrixInstr;
 
 class NvidiaHooks : public TargetHooks {
 public:
@@ -66,8 +67,17 @@ public:
   matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
                            mlir::ValueRange a, mlir::ValueRange bOperand,
                            mlir::ValueRange c) override;
+  Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulateShared(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                                 const SharedMatrixOperand &a, const SharedMatrixOperand &bOperand,
+                                 mlir::ValueRange c) override;
+  void beginSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc) override;
+  llvm::SmallVector<mlir::Value> endSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc,
+                                                      mlir::ValueRange acc) override;
 
 private:
+  /// The model's entry for `name` if this arch can issue it, else why not.
+  Result<NamedMatrixInstr> usableMatrixInstr(llvm::StringRef name) const;
   static constexpr const char *kAssertHelper = "__hd_assert";
   void defineAssertHelper(mlir::Block &entry);
   mlir::Value shuffle32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

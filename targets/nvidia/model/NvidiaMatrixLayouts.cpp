@@ -140,25 +140,163 @@ std::string basesText(const LinearLayout &layout, const char *in) {
 }
 } // namespace
 
-Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
-  if (instr.family != MatrixFamily::MmaSync)
-    return Error(std::string(instr.name) +
-                 ": issued by a warpgroup from shared memory; no #hd.matrix_instr describes it");
-  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name +
-                     "\", shape = [" + std::to_string(instr.m) + ", " +
-                     std::to_string(instr.n) + ", " + std::to_string(instr.k) +
-                     "], aType = " + mlirType(instr.aType) + ", bType = " + mlirType(instr.bType) +
+namespace {
+std::string fragmentText(const LinearLayout &fragment) {
+  std::string text = "{register = " + basesText(fragment, "register") +
+                     ", lane = " + basesText(fragment, "lane");
+  if (fragment.getInDimSizeLog2("warp") > 0)
+    text += ", warp = " + basesText(fragment, "warp");
+  return text + "}";
+}
+
+/// "wgmma.m64nNk16.bf16" with N spelled out.
+std::string concreteName(const MatrixInstr &instr, unsigned n) {
+  std::string name = instr.name;
+  if (instr.family == MatrixFamily::Wgmma) {
+    size_t at = name.find("nN");
+    if (at != std::string::npos)
+      name.replace(at, 2, "n" + std::to_string(n));
+  }
+  return name;
+}
+} // namespace
+
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n) {
+  const bool group = instr.family == MatrixFamily::Wgmma;
+  unsigned cols = group ? (n ? n : instr.n) : instr.n;
+  std::string text = std::string("#hd.matrix_instr<{name = \"") + concreteName(instr, cols) +
+                     "\", shape = [" + std::to_string(instr.m) + ", " + std::to_string(cols) +
+                     ", " + std::to_string(instr.k) + "], aType = " + mlirType(instr.aType) +
+                     ", bType = " + mlirType(instr.bType) +
                      ", accType = " + mlirType(instr.accType);
-  const std::pair<const char *, MatrixOperand> operands[] = {
-      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
+  std::vector<std::pair<const char *, MatrixOperand>> operands = {
+      {"acc", MatrixOperand::Accumulator}};
+  if (!group)
+    operands.insert(operands.begin(), {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}});
   for (auto [key, operand] : operands) {
-    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
+    Result<LinearLayout> fragment = fragmentLayout(instr, operand, group ? cols : 0);
     if (!fragment)
       return Error(fragment.error());
-    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
-            ", lane = " + basesText(*fragment, "lane") + "}";
+    text += std::string(", ") + key + " = " + fragmentText(*fragment);
   }
   return text + "}>";
+}
+
+Result<NamedMatrixInstr> parseMatrixInstrName(std::string_view name) {
+  for (const MatrixInstr &instr : matrixInstructions()) {
+    if (instr.family != MatrixFamily::Wgmma) {
+      if (name == instr.name)
+        return NamedMatrixInstr{&instr, instr.n};
+      continue;
+    }
+    // "wgmma.m64n<N>k16.bf16" against "wgmma.m64nNk16.bf16".
+    std::string_view pattern = instr.name;
+    size_t at = pattern.find("nN");
+    if (at == std::string_view::npos || name.substr(0, at + 1) != pattern.substr(0, at + 1))
+      continue;
+    size_t end = at + 1;
+    unsigned n = 0;
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9' && n < 100000)
+      n = n * 10 + unsigned(name[end++] - '0');
+    if (end == at + 1 || name.substr(end) != pattern.substr(at + 2))
+      continue;
+    if (n < instr.nMin || n > instr.n || n % 8 != 0)
+      return Error(std::string(name) + ": N = " + std::to_string(n) + "; " + instr.name +
+                   " takes N a multiple of 8 from " + std::to_string(instr.nMin) + " to " +
+                   std::to_string(instr.n));
+    return NamedMatrixInstr{&instr, n};
+  }
+  return Error("\"" + std::string(name) + "\" is not a matrix instruction the NVIDIA model declares");
+}
+
+uint64_t MatrixDescriptorLayout::fields() const {
+  uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  return (uint64_t((leadingByteOffset >> 4) & 0x3FFF) << 16) |
+         (uint64_t((strideByteOffset >> 4) & 0x3FFF) << 32) | (mode << 62);
+}
+
+Result<MatrixDescriptorLayout>
+matrixDescriptorLayout(const std::vector<std::vector<int64_t>> &byteOffsets, bool operandA,
+                       unsigned elementBits) {
+  if (byteOffsets.size() != 2)
+    return Error("a matrix operand tile has 2 dims");
+  const int kDim = operandA ? 1 : 0, mnDim = 1 - kDim;
+  const std::vector<int64_t> &kBits = byteOffsets[kDim], &mnBits = byteOffsets[mnDim];
+  const int64_t elemBytes = elementBits / 8;
+  std::string tried;
+  for (int64_t swizzle : {128, 64, 32}) {
+    const int64_t mask = swizzle / 16 - 1;
+    // Row j of an 8-row core-matrix group: `swizzle` bytes apart, XORed.
+    auto row = [&](int j) {
+      int64_t u = swizzle << j;
+      return u ^ (((u >> 7) & mask) << 4);
+    };
+    // The "strided" dim: rows 1, 2, 4 of a group, then groups `stride`
+    // bytes apart (stride from the first group bit, or 0 when none).
+    auto rowsMatch = [&](const std::vector<int64_t> &bits, int64_t &stride) {
+      stride = 0;
+      for (size_t j = 0; j < bits.size(); ++j) {
+        if (j < 3) {
+          if (bits[j] != row(int(j)))
+            return false;
+          continue;
+        }
+        if (j == 3)
+          stride = bits[3];
+        if (stride <= 0 || stride % 16 != 0 || bits[j] != stride << (j - 3))
+          return false;
+      }
+      return true;
+    };
+    // The contiguous dim: elements in order within a run of `swizzle`
+    // bytes, then runs `stride` bytes apart.
+    auto runsMatch = [&](const std::vector<int64_t> &bits, int64_t &stride) {
+      stride = 0;
+      for (size_t j = 0; j < bits.size(); ++j) {
+        int64_t plain = elemBytes << j;
+        if (plain < swizzle) {
+          if (bits[j] != plain)
+            return false;
+          continue;
+        }
+        if (plain == swizzle)
+          stride = bits[j];
+        if (stride <= 0 || stride % 16 != 0 || bits[j] != stride * (plain / swizzle))
+          return false;
+      }
+      return true;
+    };
+    MatrixDescriptorLayout d;
+    d.swizzleBytes = unsigned(swizzle);
+    int64_t kRuns = 0, groups = 0;
+    // K-major: K contiguous within one run, MN strided.
+    if (runsMatch(kBits, kRuns) && kRuns == 0 && rowsMatch(mnBits, groups)) {
+      d.mnMajor = false;
+      d.leadingByteOffset = 16; // unused by swizzled K-major layouts
+      d.strideByteOffset = unsigned(groups ? groups : 8 * swizzle);
+      return d;
+    }
+    // MN-major (16-bit types): MN contiguous, K strided.
+    int64_t mnRuns = 0;
+    if (elementBits == 16 && runsMatch(mnBits, mnRuns) && rowsMatch(kBits, groups)) {
+      d.mnMajor = true;
+      d.leadingByteOffset = unsigned(mnRuns ? mnRuns : swizzle * 8);
+      d.strideByteOffset = unsigned(groups ? groups : 8 * swizzle);
+      return d;
+    }
+  }
+  auto show = [](const std::vector<int64_t> &bits) {
+    std::string s = "[";
+    for (size_t i = 0; i < bits.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(bits[i]);
+    return s + "]";
+  };
+  return Error(std::string("operand ") + (operandA ? "A" : "B") +
+               " is not in a layout a wgmma descriptor reads (a K-major" +
+               (elementBits == 16 ? " or MN-major" : "") +
+               " tile with a 128-, 64- or 32-byte swizzle, as #hd.matrix_shared makes): "
+               "byte offsets of its row bits " +
+               show(byteOffsets[0]) + ", column bits " + show(byteOffsets[1]));
 }
 
 } // namespace hadron::nvidia

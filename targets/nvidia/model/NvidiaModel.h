@@ -126,11 +126,42 @@ const MatrixInstr *findMatrixInstr(std::string_view name);
 Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand operand,
                                     unsigned n = 0);
 
-/// The `#hd.matrix_instr<{...}>` attribute of an mma.sync instruction, as
+/// The `#hd.matrix_instr<{...}>` attribute of a matrix instruction, as
 /// kernels name it in their `#hd.mma` layouts: its name, shape, types and
-/// fragments. An error for instructions issued from shared memory (wgmma),
-/// whose operand B has no register fragment.
-Result<std::string> matrixInstrAttribute(const MatrixInstr &instr);
+/// fragments. For wgmma, `n` picks N (0: the largest); the name spells it
+/// ("wgmma.m64n128k16.bf16"), the accumulator fragment spans the warpgroup
+/// (warp bases) and A and B have no fragment: the dot reads both from shared
+/// memory through matrix descriptors.
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n = 0);
+
+/// The model entry and N of a matrix-instruction name as matrixInstrAttribute
+/// spells it ("mma.m16n8k16.bf16", "wgmma.m64n256k16.bf16"), or an error.
+struct NamedMatrixInstr {
+  const MatrixInstr *instr;
+  unsigned n;
+};
+Result<NamedMatrixInstr> parseMatrixInstrName(std::string_view name);
+
+/// A wgmma matrix descriptor's layout fields for an operand tile in shared
+/// memory (PTX ISA, "Matrix Descriptor Format"): the swizzle mode, the
+/// leading and stride byte offsets, and whether the tile is MN-major (the
+/// instruction's imm-trans bit).
+struct MatrixDescriptorLayout {
+  unsigned swizzleBytes = 0; ///< 128, 64 or 32
+  unsigned leadingByteOffset = 0, strideByteOffset = 0;
+  bool mnMajor = false;
+  /// Bits 16..63 of the descriptor: everything but the start address.
+  uint64_t fields() const;
+};
+
+/// Matches the byte offsets of each coordinate bit of an operand tile
+/// (byteOffsets[0]: rows, [1]: columns; M x K for A, K x N for B) against
+/// the layouts a descriptor can express: K-major or MN-major (16-bit types
+/// only), 128/64/32-byte swizzle, 8-row core-matrix groups `swizzleBytes`
+/// apart. An error says why the layout is none of them.
+Result<MatrixDescriptorLayout>
+matrixDescriptorLayout(const std::vector<std::vector<int64_t>> &byteOffsets, bool operandA,
+                       unsigned elementBits);
 
 } // namespace hadron::nvidia
 

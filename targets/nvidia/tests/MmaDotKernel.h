@@ -15,6 +15,7 @@
 #include "model/NvidiaModel.h"
 
 #include <cctype>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,116 @@ inline Result<std::string> mmaDotKernel(const MatrixInstr &instr) {
         "    %co = hd.convert_layout %cv : " + cT + " -> " + acc + "\n" +
         "    %do = hd.dot %ao, %bo, %co" +
         (s.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " + aOp + " * " + bOp +
+        " -> " + acc + "\n" + "    %dv = hd.convert_layout %do : " + acc + " -> " + cT + "\n" +
+        "    hd.store " + pd + ", %dv : " + ptrs(s.m, s.n, s.acc) + "\n" +
+        "    return\n  }\n}\n";
+  return ir;
+}
+
+/// A dot on a wgmma instruction: D = A * B + C with A (M x K) and B (K x N)
+/// read from shared memory in #hd.matrix_shared layouts, in one CTA of 8
+/// warps (two warpgroups along M). The operands are loaded row-major in a
+/// blocked layout and stored into shared memory by local_alloc.
+struct WgmmaCase {
+  std::string instr;  ///< the model's name, "wgmma.m64nNk16.bf16"
+  int n;              ///< the instruction's N, the tile's N
+  int swizzle;        ///< bytes: 128, 64 or 32
+  bool bKMajor;       ///< B with K contiguous (transposed = true), else N
+};
+
+inline std::vector<WgmmaCase> wgmmaCases() {
+  return {{"wgmma.m64nNk16.bf16", 256, 128, false}, {"wgmma.m64nNk16.bf16", 128, 64, true},
+          {"wgmma.m64nNk16.f16", 64, 32, false},    {"wgmma.m64nNk16.f16", 128, 128, true},
+          {"wgmma.m64nNk8.tf32", 128, 128, true},   {"wgmma.m64nNk32.s8", 64, 64, true}};
+}
+
+inline std::string wgmmaCaseName(const WgmmaCase &c) {
+  return testName(c.instr) + "_n" + std::to_string(c.n) + "_sw" + std::to_string(c.swizzle) +
+         (c.bKMajor ? "_bk" : "_bn");
+}
+
+/// Test names and parameter printing (stable across runs: ctest lists tests by name).
+inline void PrintTo(const WgmmaCase &c, std::ostream *os) { *os << wgmmaCaseName(c); }
+
+/// The shape: M = 128, N = the instruction's, K two runs of the swizzle.
+inline MmaDotShape wgmmaDotShape(const WgmmaCase &c) {
+  const MatrixInstr &instr = *findMatrixInstr(c.instr);
+  std::string a = instr.aType;
+  int elemBytes = a == "s8" ? 1 : a == "tf32" ? 4 : 2;
+  return {128, c.n, 2 * c.swizzle / elemBytes, a == "tf32" ? "f32" : a == "s8" ? "i8" : a,
+          std::string(instr.accType) == "s32" ? "i32" : "f32", a == "tf32"};
+}
+
+/// The kernel `wgmma_dot(a, b, c, d)`.
+inline Result<std::string> wgmmaDotKernel(const WgmmaCase &c) {
+  const MatrixInstr *instr = findMatrixInstr(c.instr);
+  if (!instr)
+    return Error("no instruction " + c.instr);
+  Result<std::string> attr = matrixInstrAttribute(*instr, unsigned(c.n));
+  if (!attr)
+    return attr;
+  const MmaDotShape s = wgmmaDotShape(c);
+  int bits = s.elem == "i8" ? 8 : s.elem == "f32" ? 32 : 16;
+  auto shared = [&](bool transposed) {
+    return "#hd.matrix_shared<{swizzle = " + std::to_string(c.swizzle) +
+           ", elementBits = " + std::to_string(bits) +
+           ", transposed = " + (transposed ? "true" : "false") + "}>";
+  };
+  std::string ir = "#instr = " + *attr + "\n" +
+                   "#mma = #hd.mma<{instr = #instr, warpsPerCTA = [8, 1]}>\n"
+                   "#ld = #hd.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
+                   "warpsPerCTA = [8, 1], order = [1, 0]}>\n"
+                   "#rows = #hd.slice<{dim = 1, parent = #ld}>\n"
+                   "#cols = #hd.slice<{dim = 0, parent = #ld}>\n"
+                   "#a_sh = " + shared(false) + "\n" +
+                   "#b_sh = " + shared(c.bKMajor) + "\n" +
+                   "module attributes {hd.num_warps = 8 : i32} {\n"
+                   "  func.func @wgmma_dot(%a: !hd.ptr<" + s.elem + ">, %b: !hd.ptr<" + s.elem +
+                   ">, %c: !hd.ptr<" + s.acc + ">, %d: !hd.ptr<" + s.acc +
+                   ">) attributes {hd.kernel} {\n";
+  auto tensor = [](int r, int cols, const std::string &elem, const char *layout) {
+    return "tensor<" + std::to_string(r) + "x" + std::to_string(cols) + "x" + elem + ", " +
+           layout + ">";
+  };
+  auto pointers = [&](const std::string &x, int r, int cols, const std::string &elem) {
+    std::string R = std::to_string(r), C = std::to_string(cols), v = "%" + x + "_";
+    std::string ptrT = tensor(r, cols, "!hd.ptr<" + elem + ">", "#ld");
+    std::string offT = tensor(r, cols, "i32", "#ld");
+    ir += "    " + v + "r = hd.arange 0 to " + R + " : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "s = arith.constant dense<" + C + "> : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "rs = arith.muli " + v + "r, " + v + "s : tensor<" + R + "xi32, #rows>\n" +
+          "    " + v + "r2 = hd.expand_dims " + v + "rs axis = 1 : tensor<" + R +
+          "xi32, #rows> -> tensor<" + R + "x1xi32, #ld>\n" +
+          "    " + v + "rb = hd.broadcast " + v + "r2 : tensor<" + R + "x1xi32, #ld> -> " + offT +
+          "\n" + "    " + v + "c = hd.arange 0 to " + C + " : tensor<" + C + "xi32, #cols>\n" +
+          "    " + v + "c2 = hd.expand_dims " + v + "c axis = 0 : tensor<" + C +
+          "xi32, #cols> -> tensor<1x" + C + "xi32, #ld>\n" +
+          "    " + v + "cb = hd.broadcast " + v + "c2 : tensor<1x" + C + "xi32, #ld> -> " + offT +
+          "\n" + "    " + v + "off = arith.addi " + v + "rb, " + v + "cb : " + offT + "\n" +
+          "    " + v + "p = hd.splat %" + x + " : " + ptrT + "\n" +
+          "    " + v + "ptrs = hd.addptr " + v + "p, " + v + "off : " + ptrT + ", " + offT + "\n";
+    return v + "ptrs";
+  };
+  std::string pa = pointers("a", s.m, s.k, s.elem), pb = pointers("b", s.k, s.n, s.elem);
+  std::string pc = pointers("c", s.m, s.n, s.acc), pd = pointers("d", s.m, s.n, s.acc);
+  std::string aT = tensor(s.m, s.k, s.elem, "#ld"), bT = tensor(s.k, s.n, s.elem, "#ld");
+  std::string cT = tensor(s.m, s.n, s.acc, "#ld");
+  std::string aM = "!hd.memdesc<" + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" +
+                   s.elem + ", #a_sh>";
+  std::string bM = "!hd.memdesc<" + std::to_string(s.k) + "x" + std::to_string(s.n) + "x" +
+                   s.elem + ", #b_sh>";
+  std::string acc = tensor(s.m, s.n, s.acc, "#mma");
+  auto ptrs = [&](int r, int cols, const std::string &elem) {
+    return tensor(r, cols, "!hd.ptr<" + elem + ">", "#ld");
+  };
+  ir += "    %av = hd.load " + pa + " : " + ptrs(s.m, s.k, s.elem) + "\n" +
+        "    %bv = hd.load " + pb + " : " + ptrs(s.k, s.n, s.elem) + "\n" +
+        "    %cv = hd.load " + pc + " : " + ptrs(s.m, s.n, s.acc) + "\n" +
+        "    %as = hd.local_alloc %av : " + aT + " -> " + aM + "\n" +
+        "    %bs = hd.local_alloc %bv : " + bT + " -> " + bM + "\n" +
+        "    %co = hd.convert_layout %cv : " + cT + " -> " + acc + "\n" +
+        "    %do = hd.dot %as, %bs, %co" +
+        (s.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " + aM + " * " + bM +
         " -> " + acc + "\n" + "    %dv = hd.convert_layout %do : " + acc + " -> " + cT + "\n" +
         "    hd.store " + pd + ", %dv : " + ptrs(s.m, s.n, s.acc) + "\n" +
         "    return\n  }\n}\n";

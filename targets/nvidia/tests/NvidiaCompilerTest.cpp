@@ -196,16 +196,69 @@ INSTANTIATE_TEST_SUITE_P(NvidiaCompiler, MmaDotCompiles,
                          ::testing::ValuesIn(hadron::nvidia::testing::mmaSyncInstructions()),
                          [](const auto &info) { return hadron::nvidia::testing::testName(info.param); });
 
+class WgmmaDotCompiles : public ::testing::TestWithParam<hadron::nvidia::testing::WgmmaCase> {};
+
+TEST_P(WgmmaDotCompiles, IssuesOneInstructionPerKStepFromDescriptors) {
+  namespace nv = hadron::nvidia;
+  const nv::testing::WgmmaCase &wc = GetParam();
+  hadron::Result<std::string> ir = nv::testing::wgmmaDotKernel(wc);
+  ASSERT_TRUE(ir.ok()) << ir.error();
+  const nv::MatrixInstr *instr = nv::findMatrixInstr(wc.instr);
+  const nv::testing::MmaDotShape s = nv::testing::wgmmaDotShape(wc);
+  Compiled c = compile(*ir, "sm_90a");
+  ASSERT_EQ(c.status, HD_OK) << c.message << "\n" << *ir;
+  // Each warpgroup covers its 64 rows and all N with one instruction per K step.
+  std::string ptx = instr->ptx;
+  ptx.replace(ptx.find("nN"), 2, "n" + std::to_string(wc.n));
+  size_t count = 0;
+  for (size_t at = c.ptx.find(ptx); at != std::string::npos; at = c.ptx.find(ptx, at + 1))
+    ++count;
+  EXPECT_EQ(count, size_t(s.k / int(instr->k))) << c.ptx;
+  for (const char *op : {"wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned",
+                         "wgmma.wait_group.sync.aligned 0", "fence.proxy.async.shared::cta"})
+    EXPECT_NE(c.ptx.find(op), std::string::npos) << op;
+  if (ptxasAvailable()) {
+    EXPECT_TRUE(isCudaElf(c.binary));
+  }
+  // sm_90 without the 'a' features has no wgmma: refused by name.
+  Compiled plain = compile(*ir, "sm_90");
+  ASSERT_NE(plain.status, HD_OK);
+  EXPECT_NE(plain.message.find("needs the arch-specific sm_90a"), std::string::npos)
+      << plain.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(NvidiaCompiler, WgmmaDotCompiles,
+                         ::testing::ValuesIn(hadron::nvidia::testing::wgmmaCases()),
+                         [](const auto &info) {
+                           return hadron::nvidia::testing::wgmmaCaseName(info.param);
+                         });
+
+TEST(NvidiaCompiler, WgmmaRefusesALayoutItsDescriptorsCannotRead) {
+  namespace nv = hadron::nvidia;
+  std::string ir = *nv::testing::wgmmaDotKernel({"wgmma.m64nNk16.bf16", 128, 128, false});
+  // A plain row-major tile: rows 256 bytes apart, no swizzle.
+  const std::string from = "#a_sh = #hd.matrix_shared<{swizzle = 128, elementBits = 16, "
+                           "transposed = false}>";
+  ASSERT_NE(ir.find(from), std::string::npos);
+  ir.replace(ir.find(from), from.size(),
+             "#a_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>");
+  Compiled c = compile(ir, "sm_90a");
+  ASSERT_NE(c.status, HD_OK);
+  EXPECT_NE(c.message.find("operand A is not in a layout a wgmma descriptor reads"),
+            std::string::npos)
+      << c.message;
+}
+
 TEST(NvidiaCompiler, MmaOfALaterArchIsRefusedByName) {
   // wgmma is sm_90a's alone, and has no register form: hd.dot on registers
   // refuses it, naming both.
   std::string ir = *hadron::nvidia::testing::mmaDotKernel(
       *hadron::nvidia::findMatrixInstr("mma.m16n8k16.bf16"));
   std::string renamed = ir;
-  renamed.replace(renamed.find("mma.m16n8k16.bf16"), 17, "wgmma.m64nNk16.bf16");
+  renamed.replace(renamed.find("mma.m16n8k16.bf16"), 17, "wgmma.m64n8k16.bf16");
   Compiled c = compile(renamed, "sm_90a");
   ASSERT_NE(c.status, HD_OK);
-  EXPECT_NE(c.message.find("\"wgmma.m64nNk16.bf16\" is issued by a warpgroup"), std::string::npos)
+  EXPECT_NE(c.message.find("\"wgmma.m64n8k16.bf16\" is issued by a warpgroup"), std::string::npos)
       << c.message;
   c = compile(renamed, "sm_80");
   ASSERT_NE(c.status, HD_OK);
@@ -271,7 +324,7 @@ TEST(NvidiaCompiler, SharedMemoryIsPlannedIntoTheSignature) {
   Compiled c = compile(readFile(HADRON_NVIDIA_INPUTS "/shared.mlir"), "sm_90a");
   ASSERT_EQ(c.status, HD_OK) << c.message;
   EXPECT_GE(c.staticSharedBytes, 16u * 32 * 4);
-  EXPECT_NE(c.ptx.find(".extern .shared .align 16 .b8 __hd_shared[]"), std::string::npos);
+  EXPECT_NE(c.ptx.find(".extern .shared .align 1024 .b8 __hd_shared[]"), std::string::npos);
   Compiled none = compile(readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir"), "sm_90a");
   ASSERT_EQ(none.status, HD_OK) << none.message;
   EXPECT_EQ(none.staticSharedBytes, 0u);

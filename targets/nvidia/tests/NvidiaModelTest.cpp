@@ -9,6 +9,8 @@
 
 #include "model/NvidiaModel.h"
 
+#include "hadron/Layout/LayoutFactories.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,7 +100,7 @@ std::pair<int32_t, int32_t> at(const LinearLayout &l, int32_t reg, int32_t lane,
 }
 
 TEST(NvidiaModel, MmaAccumulatorFragmentIsThePtxMapping) {
-  auto acc = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::Accumulator);
+  auto acc = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), nvidia::MatrixOperand::Accumulator);
   ASSERT_TRUE(acc.ok()) << acc.error();
   const LinearLayout &l = acc.value();
   EXPECT_EQ(l.getInDimSize("register"), 4);
@@ -116,10 +118,10 @@ TEST(NvidiaModel, MmaAccumulatorFragmentIsThePtxMapping) {
 }
 
 TEST(NvidiaModel, MmaOperandFragmentsAreThePtxMappings) {
-  auto a = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::A);
-  auto b = fragmentLayout(*findMatrixInstr("mma.m16n8k16.bf16"), MatrixOperand::B);
-  auto tf32a = fragmentLayout(*findMatrixInstr("mma.m16n8k8.tf32"), MatrixOperand::A);
-  auto s8a = fragmentLayout(*findMatrixInstr("mma.m16n8k32.s8"), MatrixOperand::A);
+  auto a = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), nvidia::MatrixOperand::A);
+  auto b = fragmentLayout(*findMatrixInstr("mma.m16n8k16.bf16"), nvidia::MatrixOperand::B);
+  auto tf32a = fragmentLayout(*findMatrixInstr("mma.m16n8k8.tf32"), nvidia::MatrixOperand::A);
+  auto s8a = fragmentLayout(*findMatrixInstr("mma.m16n8k32.s8"), nvidia::MatrixOperand::A);
   ASSERT_TRUE(a.ok() && b.ok() && tf32a.ok() && s8a.ok());
   for (int32_t lane = 0; lane < 32; ++lane) {
     int32_t g = lane >> 2, t = lane % 4;
@@ -141,14 +143,14 @@ TEST(NvidiaModel, EveryFragmentIsAValidLayoutOfTheInstructionShape) {
     SCOPED_TRACE(instr.name);
     unsigned threads = instr.family == MatrixFamily::Wgmma ? 128 : 32;
     struct Want {
-      MatrixOperand operand;
+      nvidia::MatrixOperand operand;
       int32_t rows, cols;
-    } wants[] = {{MatrixOperand::A, int32_t(instr.m), int32_t(instr.k)},
-                 {MatrixOperand::B, int32_t(instr.k), int32_t(instr.n)},
-                 {MatrixOperand::Accumulator, int32_t(instr.m), int32_t(instr.n)}};
+    } wants[] = {{nvidia::MatrixOperand::A, int32_t(instr.m), int32_t(instr.k)},
+                 {nvidia::MatrixOperand::B, int32_t(instr.k), int32_t(instr.n)},
+                 {nvidia::MatrixOperand::Accumulator, int32_t(instr.m), int32_t(instr.n)}};
     for (const Want &w : wants) {
       auto l = fragmentLayout(instr, w.operand);
-      if (instr.family == MatrixFamily::Wgmma && w.operand == MatrixOperand::B) {
+      if (instr.family == MatrixFamily::Wgmma && w.operand == nvidia::MatrixOperand::B) {
         ASSERT_FALSE(l.ok());
         EXPECT_NE(l.error().find("shared memory"), std::string::npos) << l.error();
         continue;
@@ -179,9 +181,89 @@ TEST(NvidiaModel, MatrixInstrAttributeSpellsTheFragments) {
   Result<std::string> s8 = matrixInstrAttribute(*findMatrixInstr("mma.m16n8k32.s8"));
   ASSERT_TRUE(s8.ok()) << s8.error();
   EXPECT_NE(s8->find("aType = i8, bType = i8, accType = i32"), std::string::npos) << *s8;
-  Result<std::string> wgmma = matrixInstrAttribute(*findMatrixInstr("wgmma.m64nNk16.bf16"));
-  ASSERT_FALSE(wgmma.ok());
-  EXPECT_NE(wgmma.error().find("issued by a warpgroup from shared memory"), std::string::npos);
+  // wgmma: N spelled in the name, the accumulator over the warpgroup's 4
+  // warps (16 rows each), no register fragment for A or B.
+  Result<std::string> wgmma = matrixInstrAttribute(*findMatrixInstr("wgmma.m64nNk16.bf16"), 64);
+  ASSERT_TRUE(wgmma.ok()) << wgmma.error();
+  EXPECT_EQ(*wgmma,
+            "#hd.matrix_instr<{name = \"wgmma.m64n64k16.bf16\", shape = [64, 64, 16], aType = "
+            "bf16, bType = bf16, accType = f32, acc = {register = [[0, 1], [8, 0], [0, 8], [0, "
+            "16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], "
+            "[32, 0]]}}>");
+}
+
+TEST(NvidiaModel, MatrixInstrNamesParseBackToTheModel) {
+  Result<NamedMatrixInstr> mma = parseMatrixInstrName("mma.m16n8k16.f16");
+  ASSERT_TRUE(mma.ok()) << mma.error();
+  EXPECT_EQ(mma->instr, findMatrixInstr("mma.m16n8k16.f16"));
+  Result<NamedMatrixInstr> w = parseMatrixInstrName("wgmma.m64n256k16.bf16");
+  ASSERT_TRUE(w.ok()) << w.error();
+  EXPECT_EQ(w->instr, findMatrixInstr("wgmma.m64nNk16.bf16"));
+  EXPECT_EQ(w->n, 256u);
+  Result<NamedMatrixInstr> tooWide = parseMatrixInstrName("wgmma.m64n512k16.bf16");
+  ASSERT_FALSE(tooWide.ok());
+  EXPECT_NE(tooWide.error().find("N = 512"), std::string::npos) << tooWide.error();
+  EXPECT_FALSE(parseMatrixInstrName("wgmma.m64nNk16.bf16").ok());
+  EXPECT_FALSE(parseMatrixInstrName("mma.m16n8k16.f64").ok());
+}
+
+namespace {
+/// Byte offsets of each coordinate bit of the `rows` x `cols` tile at the
+/// origin of a #hd.matrix_shared tile of `shape`, as the core passes them.
+std::vector<std::vector<int64_t>> tileBytes(const std::vector<int32_t> &shape, int swizzle,
+                                            int bits, bool transposed, int rows, int cols) {
+  Result<LinearLayout> layout = hadron::matrixSharedLayout(shape, swizzle, bits, transposed);
+  EXPECT_TRUE(layout.ok()) << layout.error();
+  Result<LinearLayout> inv = layout->invert();
+  EXPECT_TRUE(inv.ok());
+  std::vector<std::vector<int64_t>> out(2);
+  for (int d = 0; d < 2; ++d)
+    for (int i = 0; (1 << i) < (d ? cols : rows); ++i)
+      out[d].push_back(int64_t(inv->getBasis(d ? "dim1" : "dim0", i)[0]) * bits / 8);
+  return out;
+}
+} // namespace
+
+TEST(NvidiaModel, DescriptorLayoutsOfTheMatrixSharedTiles) {
+  // A: 128 x 64 bf16, K contiguous, 128-byte swizzle: 8-row groups 1024 apart.
+  Result<MatrixDescriptorLayout> a =
+      matrixDescriptorLayout(tileBytes({128, 64}, 128, 16, false, 64, 16), true, 16);
+  ASSERT_TRUE(a.ok()) << a.error();
+  EXPECT_FALSE(a->mnMajor);
+  EXPECT_EQ(a->swizzleBytes, 128u);
+  EXPECT_EQ(a->strideByteOffset, 1024u);
+  // Bits 62..63 = 1 (128B), SBO 1024 >> 4 = 64 at bit 32, LBO (unused) 1.
+  EXPECT_EQ(a->fields(), (uint64_t(1) << 62) | (uint64_t(64) << 32) | (uint64_t(1) << 16));
+  // B: 64 x 256 bf16, N contiguous: 64-element runs 64 rows * 128 bytes apart.
+  Result<MatrixDescriptorLayout> b =
+      matrixDescriptorLayout(tileBytes({64, 256}, 128, 16, false, 16, 256), false, 16);
+  ASSERT_TRUE(b.ok()) << b.error();
+  EXPECT_TRUE(b->mnMajor);
+  EXPECT_EQ(b->leadingByteOffset, 64u * 128u);
+  EXPECT_EQ(b->strideByteOffset, 1024u);
+  // B with K contiguous (transposed), 64-byte swizzle: K-major, groups 512 apart.
+  Result<MatrixDescriptorLayout> bk =
+      matrixDescriptorLayout(tileBytes({64, 128}, 64, 16, true, 16, 128), false, 16);
+  ASSERT_TRUE(bk.ok()) << bk.error();
+  EXPECT_FALSE(bk->mnMajor);
+  EXPECT_EQ(bk->swizzleBytes, 64u);
+  EXPECT_EQ(bk->strideByteOffset, 512u);
+  // 32-byte swizzle of tf32 (K-major only).
+  Result<MatrixDescriptorLayout> t =
+      matrixDescriptorLayout(tileBytes({128, 32}, 32, 32, false, 64, 8), true, 32);
+  ASSERT_TRUE(t.ok()) << t.error();
+  EXPECT_EQ(t->swizzleBytes, 32u);
+  EXPECT_EQ(t->strideByteOffset, 256u);
+  // MN-major tf32 is refused, as is a row-major tile with 256-byte rows.
+  EXPECT_FALSE(
+      matrixDescriptorLayout(tileBytes({32, 128}, 128, 32, false, 8, 128), false, 32).ok());
+  std::vector<std::vector<int64_t>> plain = {{256, 512, 1024, 2048, 4096, 8192},
+                                             {2, 4, 8, 16}};
+  Result<MatrixDescriptorLayout> bad = matrixDescriptorLayout(plain, true, 16);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("operand A is not in a layout a wgmma descriptor reads"),
+            std::string::npos)
+      << bad.error();
 }
 
 TEST(NvidiaModel, TheGemmExampleNamesTheModelsInstruction) {
@@ -199,7 +281,7 @@ TEST(NvidiaModel, TheGemmExampleNamesTheModelsInstruction) {
 TEST(NvidiaModel, WgmmaAccumulatorPerN) {
   const MatrixInstr &w = *findMatrixInstr("wgmma.m64nNk16.f16");
   for (unsigned n : {8u, 16u, 64u, 256u}) {
-    auto l = fragmentLayout(w, MatrixOperand::Accumulator, n);
+    auto l = fragmentLayout(w, nvidia::MatrixOperand::Accumulator, n);
     ASSERT_TRUE(l.ok()) << l.error();
     EXPECT_EQ(l.value().getInDimSize("register"), int32_t(n / 2));
     // Warp w owns rows 16w..16w+15; within it the mma.sync mapping repeats
@@ -211,10 +293,10 @@ TEST(NvidiaModel, WgmmaAccumulatorPerN) {
                     std::make_pair(16 * warp + (lane >> 2) + 8 * ((i >> 1) & 1),
                                    8 * (i >> 2) + (lane % 4) * 2 + (i & 1)));
   }
-  auto bad = fragmentLayout(w, MatrixOperand::Accumulator, 24);
+  auto bad = fragmentLayout(w, nvidia::MatrixOperand::Accumulator, 24);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("N = 24"), std::string::npos) << bad.error();
-  auto wrongN = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), MatrixOperand::A, 16);
+  auto wrongN = fragmentLayout(*findMatrixInstr("mma.m16n8k16.f16"), nvidia::MatrixOperand::A, 16);
   ASSERT_FALSE(wrongN.ok());
   EXPECT_NE(wrongN.error().find("N is 8"), std::string::npos) << wrongN.error();
 }

@@ -403,20 +403,15 @@ float bf16Round(float v) {
 
 class NvidiaMma : public NvidiaGpu, public ::testing::WithParamInterface<std::string> {};
 
-TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
-  namespace nv = hadron::nvidia;
-  const nv::MatrixInstr *instr = nv::findMatrixInstr(GetParam());
-  ASSERT_NE(instr, nullptr);
-  hd_device_info info = dev->info();
-  if (std::atoi(info.arch + 3) < static_cast<int>(instr->minComputeCapability)) // "sm_90a"
-    GTEST_SKIP() << info.arch << " has no " << instr->name;
-  hadron::Result<std::string> ir = nv::testing::mmaDotKernel(*instr);
-  ASSERT_TRUE(ir.ok()) << ir.error();
-  auto m = dev->loadIR(*ir);
+/// Runs `kernel(a, b, c, d)` (D = A * B + C, row-major) of `ir` in one CTA on
+/// small integers and compares D with the host's exact result.
+void expectDotMatchesTheHost(Device &dev, std::mt19937 &rng, const std::string &ir,
+                             const char *kernelName, const hadron::nvidia::testing::MmaDotShape &s,
+                             const std::string &what) {
+  auto m = dev.loadIR(ir);
   ASSERT_TRUE(m.ok()) << m.status().message();
-  auto kernel = m->kernel("mma_dot");
+  auto kernel = m->kernel(kernelName);
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
-  const nv::testing::MmaDotShape s = nv::testing::mmaDotShape(*instr);
   // Small integers: every product and sum is exact in each type, so the
   // result must equal the host's whatever order the unit adds in.
   const bool ints = s.elem == "i8";
@@ -440,13 +435,13 @@ TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
                                                         : static_cast<const void *>(&h);
       std::memcpy(&bytes[i * width], src, width);
     }
-    auto buffer = dev->alloc(bytes.size());
+    auto buffer = dev.alloc(bytes.size());
     EXPECT_TRUE(buffer.ok() && buffer->upload(bytes).ok());
     return std::move(*buffer);
   };
   auto da = upload(a, s.elem), db = upload(b, s.elem), dc = upload(c, s.acc);
   std::vector<uint32_t> out(s.m * s.n, 0x7fc00001u); // a NaN (f32), not a likely i32
-  auto dd = dev->alloc(out.size() * 4);
+  auto dd = dev.alloc(out.size() * 4);
   ASSERT_TRUE(dd.ok() && dd->upload(out).ok());
   ASSERT_TRUE(kernel->launch({1, 1, 1}, {da.arg(), db.arg(), dc.arg(), dd->arg()}).ok());
   ASSERT_TRUE(dd->download(out).ok());
@@ -464,13 +459,46 @@ TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
         std::memcpy(&f, &bits, 4);
         got = f;
       }
-      ASSERT_EQ(got, double(ref)) << instr->name << " D[" << i << "][" << j << "]";
+      ASSERT_EQ(got, double(ref)) << what << " D[" << i << "][" << j << "]";
     }
+}
+
+TEST_P(NvidiaMma, DotOnTheMatrixUnitMatchesTheHost) {
+  namespace nv = hadron::nvidia;
+  const nv::MatrixInstr *instr = nv::findMatrixInstr(GetParam());
+  ASSERT_NE(instr, nullptr);
+  hd_device_info info = dev->info();
+  if (std::atoi(info.arch + 3) < static_cast<int>(instr->minComputeCapability)) // "sm_90a"
+    GTEST_SKIP() << info.arch << " has no " << instr->name;
+  hadron::Result<std::string> ir = nv::testing::mmaDotKernel(*instr);
+  ASSERT_TRUE(ir.ok()) << ir.error();
+  expectDotMatchesTheHost(*dev, rng, *ir, "mma_dot", nv::testing::mmaDotShape(*instr),
+                          instr->name);
 }
 
 INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaMma,
                          ::testing::ValuesIn(hadron::nvidia::testing::mmaSyncInstructions()),
                          [](const auto &info) { return hadron::nvidia::testing::testName(info.param); });
+
+class NvidiaWgmma : public NvidiaGpu,
+                    public ::testing::WithParamInterface<hadron::nvidia::testing::WgmmaCase> {};
+
+TEST_P(NvidiaWgmma, DotFromSharedMemoryMatchesTheHost) {
+  namespace nv = hadron::nvidia;
+  hd_device_info info = dev->info();
+  if (std::string(info.arch) != "sm_90a")
+    GTEST_SKIP() << info.arch << " has no wgmma (sm_90a's alone)";
+  hadron::Result<std::string> ir = nv::testing::wgmmaDotKernel(GetParam());
+  ASSERT_TRUE(ir.ok()) << ir.error();
+  expectDotMatchesTheHost(*dev, rng, *ir, "wgmma_dot", nv::testing::wgmmaDotShape(GetParam()),
+                          nv::testing::wgmmaCaseName(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaWgmma,
+                         ::testing::ValuesIn(hadron::nvidia::testing::wgmmaCases()),
+                         [](const auto &info) {
+                           return hadron::nvidia::testing::wgmmaCaseName(info.param);
+                         });
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   auto module = load(example("nvidia/matmul_mma_bf16.mlir"));

@@ -2,7 +2,8 @@
 //
 //   nvidia-mma-kernels DIR
 //
-// writes DIR/<instruction>.mlir for every mma.sync instruction of the model:
+// writes DIR/<instruction>.mlir for every mma.sync instruction of the model
+// and DIR/<case>.mlir for every wgmma test case:
 // the kernels NvidiaGpu's mma tests load, so that a GPU machine without the
 // compiler part finds them in a kernel cache filled ahead of time
 // (scripts/stage-gpu-run.sh compiles the files it is given).
@@ -23,6 +24,17 @@ int main(int argc, char **argv) {
     hadron::Result<std::string> ir =
         hadron::nvidia::testing::mmaDotKernel(*hadron::nvidia::findMatrixInstr(name));
     std::string path = std::string(argv[1]) + "/" + name + ".mlir";
+    std::ofstream out(path);
+    if (!ir || !(out << *ir)) {
+      std::fprintf(stderr, "nvidia-mma-kernels: %s: %s\n", path.c_str(),
+                   ir ? "cannot write" : ir.error().c_str());
+      return 1;
+    }
+  }
+  for (const hadron::nvidia::testing::WgmmaCase &c : hadron::nvidia::testing::wgmmaCases()) {
+    hadron::Result<std::string> ir = hadron::nvidia::testing::wgmmaDotKernel(c);
+    std::string path =
+        std::string(argv[1]) + "/" + hadron::nvidia::testing::wgmmaCaseName(c) + ".mlir";
     std::ofstream out(path);
     if (!ir || !(out << *ir)) {
       std::fprintf(stderr, "nvidia-mma-kernels: %s: %s\n", path.c_str(),

@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
+#include <vector>
+
 namespace mlir {
 class ModuleOp;
 class Type;
@@ -129,6 +131,44 @@ public:
   matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
                            mlir::ValueRange a, mlir::ValueRange bOperand, mlir::ValueRange c) {
     return Error("the target has no matrix instruction \"" + instr.str() + "\"");
+  }
+
+  /// An operand that a matrix instruction reads from shared memory (one
+  /// whose #hd.matrix_instr has no register fragment for it). `address` (a
+  /// pointer in sharedAddressSpace()) holds the element at the origin of the
+  /// instruction's tile; byteOffsets[d][i] is the byte offset from there of
+  /// coordinate 2^i along dim d of that tile (dim 0: rows, dim 1: columns;
+  /// M x K for A, K x N for B), for every bit the instruction's extent
+  /// spans. The offsets come from the memdesc's shared layout, so a target
+  /// can check that the layout is one its matrix unit reads.
+  struct SharedMatrixOperand {
+    mlir::Value address;
+    std::vector<std::vector<int64_t>> byteOffsets;
+    unsigned elementBits = 0;
+  };
+  /// D = A * B + C on the matrix instruction `instr` reading A and B from
+  /// shared memory; `c` and the result are the calling thread's registers of
+  /// the accumulator fragment. The instructions of one dot are bracketed by
+  /// beginSharedMatrixGroup and endSharedMatrixGroup; every thread of the
+  /// group of warps the instruction names calls this with the same operands.
+  /// The default: the target has no such instruction.
+  virtual Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulateShared(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                                 const SharedMatrixOperand &a, const SharedMatrixOperand &bOperand,
+                                 mlir::ValueRange c) {
+    return Error("the target has no matrix instruction \"" + instr.str() +
+                 "\" that reads shared memory");
+  }
+  /// Before the first instruction of a dot that reads shared memory: orders
+  /// the CTA's earlier shared-memory writes before the matrix unit's reads.
+  virtual void beginSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc) {}
+  /// After the last one: waits for them and returns `acc` (every
+  /// accumulator register the dot's instructions produced) as values that
+  /// are safe to read.
+  virtual llvm::SmallVector<mlir::Value> endSharedMatrixGroup(mlir::OpBuilder &b,
+                                                             mlir::Location loc,
+                                                             mlir::ValueRange acc) {
+    return llvm::SmallVector<mlir::Value>(acc.begin(), acc.end());
   }
 
   /// The f32 functions a target may compute approximately where the op

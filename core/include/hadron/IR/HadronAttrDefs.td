@@ -94,6 +94,10 @@ def Hadron_MatrixInstrAttr : Hadron_Attr<"MatrixInstr", "matrix_instr"> {
     `acc` are the fragments: which register of which lane holds which element
     of the instruction's operand, as linear-layout bases (row, column). The
     target's model provides these; `instr` of an `#hd.mma` layout names one.
+    An instruction that a group of warps issues together has `warp` bases
+    too (stepping along rows); an operand it reads from shared memory has
+    no fragment (the key is left out), and the dot then takes that operand
+    as a `!hd.memdesc`.
     `aType`/`bType` are the operand element types the instruction reads (tf32
     for f32 operands read at tf32 precision), `accType` the accumulator's.
 
@@ -117,6 +121,15 @@ def Hadron_MatrixInstrAttr : Hadron_Attr<"MatrixInstr", "matrix_instr"> {
   let extraClassDeclaration = [{
     /// Lanes of the warp that issues it.
     int64_t getWarpSize() const { return getAcc().getInDimSize("lane"); }
+    /// Warps that issue one instruction together (1 for a warp-level one).
+    int64_t getWarpsPerInstr() const {
+      return getAcc().hasInDim("warp") ? getAcc().getInDimSize("warp") : 1;
+    }
+    /// True when operand `opIdx` (0: A, 1: B) has no register fragment: the
+    /// instruction reads it from shared memory.
+    bool readsFromShared(unsigned opIdx) const {
+      return (opIdx == 0 ? getA() : getB()).getNumInDims() == 0;
+    }
   }];
 }
 
@@ -191,6 +204,32 @@ def Hadron_PaddedSharedLayoutAttr : Hadron_SharedLayout<"PaddedSharedLayout", "p
   let parameters = (ins ArrayRefParameter<"unsigned">:$intervals,
                         ArrayRefParameter<"unsigned">:$paddings,
                         ArrayRefParameter<"unsigned">:$order);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hadron_MatrixSharedLayoutAttr : Hadron_SharedLayout<"MatrixSharedLayout", "matrix_shared"> {
+  let summary = "The swizzled tiles that matrix units read from shared memory";
+  let description = [{
+    The layout of a matrix-instruction operand in shared memory (NVIDIA's
+    NVMMA layouts, as Gluon's `NVMMASharedLayout`), for the last two dims;
+    leading dims stack whole tiles. The contiguous dim is dim 1, or dim 0
+    when `transposed`. Memory holds atoms of 8 rows of `swizzle` bytes: the
+    contiguous dim in runs of `swizzle` bytes, the other dim at a stride of
+    `swizzle` bytes, then further runs of the contiguous dim after all rows.
+    Within each 1024-byte span the 16-byte chunk bits (4..6) of the byte
+    offset are XORed with bits 7..9, as far as the swizzle width reaches
+    (128: 3 bits, 64: 2, 32: 1). The layout is `elementBits` wide elements;
+    the memdesc's element type must match. `rank` (2 when left out) counts
+    the leading dims too, as a ring of stages has rank 3.
+
+    ```mlir
+    #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+    #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = true, rank = 3}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzle, "unsigned":$elementBits, "bool":$transposed,
+                        "unsigned":$dims);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

@@ -385,14 +385,21 @@ def Hadron_AsyncWaitOp : Hadron_Op<"async_wait"> {
 // Dot
 //===----------------------------------------------------------------------===//
 
-def Hadron_DotOp : Hadron_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+def Hadron_DotOp : Hadron_Op<"dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, AllTypesMatch<["acc", "result"]>]> {
   let summary = "result = a * b + acc for tiles a: MxK, b: KxN, acc: MxN";
   let description = [{
-    `a` and `b` have dot_op layouts of operand 0 and 1 whose parent is the
-    accumulator's layout (or placeholders). Every target can run it (an FMA
-    lowering); targets with matrix units use them.
+    `a` and `b` are tensors with dot_op layouts of operand 0 and 1 whose
+    parent is the accumulator's layout (or placeholders), or shared-memory
+    tiles (`!hd.memdesc`), which the op reads where it stands. Every target
+    can run it (an FMA lowering, reading shared operands into registers
+    first); targets with matrix units use them, and an `#hd.mma`
+    accumulator whose instruction has no register fragment for an operand
+    takes that operand from shared memory only.
   }];
-  let arguments = (ins Hadron_Tensor:$a, Hadron_Tensor:$b, Hadron_Tensor:$acc,
+  let arguments = (ins AnyTypeOf<[Hadron_Tensor, Hadron_MemDescType]>:$a,
+                       AnyTypeOf<[Hadron_Tensor, Hadron_MemDescType]>:$b,
+                       Hadron_Tensor:$acc,
                        DefaultValuedAttr<Hadron_InputPrecisionAttr, "::hadron::hd::InputPrecision::ieee">:$inputPrecision);
   let results = (outs Hadron_Tensor:$result);
   let assemblyFormat = [{

@@ -82,6 +82,20 @@ Result<LinearLayout> swizzledSharedLayout(const std::vector<int32_t> &shape,
                                           int32_t maxPhase,
                                           const std::vector<int32_t> &order);
 
+/// The shared-memory layout matrix units read operands from (see
+/// #hd.matrix_shared), from in dim "offset" to the tensor's out dims. The
+/// last two dims form the tile; dim rank-1 is contiguous, or dim rank-2 when
+/// `transposed`. With E = swizzleBytes * 8 / elementBits elements per run,
+/// the unswizzled element offset of (row r, contiguous c) in a tile of R rows
+/// is (c / E) * R * E + r * E + c % E; leading dims stack whole tiles. The
+/// swizzle XORs byte-offset bits 4.. with bits 7.. over log2(swizzleBytes /
+/// 16) bits. swizzleBytes is 32, 64 or 128, elementBits 8, 16 or 32; the
+/// contiguous dim must hold whole runs and the other dim whole atoms of 8
+/// rows.
+Result<LinearLayout> matrixSharedLayout(const std::vector<int32_t> &shape,
+                                        int32_t swizzleBytes, int32_t elementBits,
+                                        bool transposed);
+
 /// The layout of an operand of an FMA dot whose result C = A * B has the
 /// blocked layout (sizePerThread, threadsPerWarp, warpsPerCTA, order).
 ///
