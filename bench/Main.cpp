@@ -54,7 +54,7 @@ struct Options {
   std::vector<std::pair<uint32_t, uint32_t>> shapes;
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
   std::vector<uint32_t> matmulSizes; ///< --matmul; empty: 4096, 8192
-  std::string matmulIR;              ///< --matmul-ir; empty: the embedded example
+  std::string matmulIR;              ///< --matmul-ir FILE[:BMxBN]; empty: the examples
   unsigned reps = 0; ///< 0: the mode's default
   unsigned warmup = 3;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -73,10 +73,12 @@ const char kUsage[] =
     "       hadron-bench --compile-only PLUGIN:ARCH [--cubin-out FILE] [--only LIST] ...\n"
     "  --device     runtime selector: host (default), nvidia, nvidia:1, ...\n"
     "  --only       comma list of copy, add, softmax, matmul, launch (default copy,add,softmax)\n"
-    "  --matmul     square GEMM sizes, multiples of 128 (default 4096,8192): the bf16\n"
-    "               mma.sync kernel of examples/nvidia (GPUs with matrix instructions)\n"
-    "  --matmul-ir  a GEMM kernel to time instead: matmul_mma(a, b, c, m, n, k) on\n"
-    "               128x128 tiles of C, grid (m/128, n/128), as the example\n"
+    "  --matmul     square GEMM sizes, multiples of 256 (default 4096,8192): the bf16\n"
+    "               kernels of examples/nvidia side by side (mma.sync on sm_80+, wgmma\n"
+    "               on sm_90a)\n"
+    "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
+    "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
+    "               (m/BM, n/BN), as the examples\n"
     "  --n          floats for copy/add (default: host 64Mi, GPU 2^28; a multiple of 16)\n"
     "  --softmax    row shapes (default: host 8192x1024, GPU 32768x1024,8192x8192;\n"
     "               columns a multiple of 16)\n"
@@ -215,8 +217,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
       for (const std::string &item : splitList(v)) {
         char *end = nullptr;
         unsigned long size = std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || *end || size == 0 || size % 128 || size > 32768) {
-          why = "--matmul: '" + item + "' is not a size that is a multiple of 128 up to 32768";
+        if (item.empty() || *end || size == 0 || size % 256 || size > 32768) {
+          why = "--matmul: '" + item + "' is not a size that is a multiple of 256 up to 32768";
           return false;
         }
         o.matmulSizes.push_back(static_cast<uint32_t>(size));
@@ -814,6 +816,46 @@ int launchOverhead(rt::Context &ctx, const Options &o, JsonReport &json) {
 // Compile only
 //===----------------------------------------------------------------------===//
 
+/// The GEMMs to run: the embedded examples, or `spec` = FILE[:BMxBN], whose
+/// first func.func is the kernel.
+bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, std::string &why) {
+  if (spec.empty()) {
+    out = matmulKernels();
+    return true;
+  }
+  MatmulKernel k;
+  k.variant = "custom";
+  std::string path = spec;
+  size_t colon = spec.rfind(':');
+  if (colon != std::string::npos && spec.find('x', colon) != std::string::npos) {
+    path = spec.substr(0, colon);
+    unsigned bm = 0, bn = 0;
+    char tail = 0;
+    if (std::sscanf(spec.c_str() + colon + 1, "%ux%u%c", &bm, &bn, &tail) != 2 || !bm || !bn ||
+        (bm & (bm - 1)) || (bn & (bn - 1))) {
+      why = "--matmul-ir " + spec + ": the tile after ':' is BMxBN, powers of two";
+      return false;
+    }
+    k.tileM = bm;
+    k.tileN = bn;
+  }
+  k.label = path;
+  if (!readFile(path, k.ir)) {
+    why = "cannot read --matmul-ir " + path;
+    return false;
+  }
+  size_t at = k.ir.find("func.func @");
+  if (at == std::string::npos) {
+    why = "--matmul-ir " + path + " holds no func.func";
+    return false;
+  }
+  at += 11;
+  size_t end = k.ir.find_first_of("( ", at);
+  k.name = k.ir.substr(at, end - at);
+  out = {k};
+  return true;
+}
+
 int compileOnly(rt::Context &ctx, const Options &o) {
   std::string target = o.compileOnly;
   size_t colon = target.find(':');
@@ -851,12 +893,15 @@ int compileOnly(rt::Context &ctx, const Options &o) {
   jobs.push_back({"launch kernel " + kLaunchConfig.describe(), kernelIR(Op::Copy, kLaunchConfig),
                   kernelName(Op::Copy), true});
   if (o.only.count("matmul")) {
-    std::string ir = matmulIR();
-    if (!o.matmulIR.empty() && !readFile(o.matmulIR, ir)) {
-      std::fprintf(stderr, "hadron-bench: cannot read --matmul-ir %s\n", o.matmulIR.c_str());
+    std::vector<MatmulKernel> gemms;
+    std::string why;
+    if (!matmulKernelsFor(o.matmulIR, gemms, why)) {
+      std::fprintf(stderr, "hadron-bench: %s\n", why.c_str());
       return 1;
     }
-    jobs.push_back({"matmul", ir, matmulKernelName(), false});
+    for (const MatmulKernel &g : gemms)
+      if (g.arch.empty() || g.arch == arch)
+        jobs.push_back({"matmul " + g.variant, g.ir, g.name, false});
   }
 
   auto t0 = Clock::now();
@@ -962,10 +1007,9 @@ int main(int argc, char **argv) {
         mo.sizes = o.matmulSizes.empty() ? std::vector<uint32_t>{4096, 8192} : o.matmulSizes;
         mo.warmup = o.warmup;
         mo.reps = std::min(o.reps, 20u);
-        if (!o.matmulIR.empty())
-          mo.label = o.matmulIR;
-        if (!o.matmulIR.empty() && !readFile(o.matmulIR, mo.ir)) {
-          std::fprintf(stderr, "hadron-bench: cannot read --matmul-ir %s\n", o.matmulIR.c_str());
+        std::string why;
+        if (!matmulKernelsFor(o.matmulIR, mo.kernels, why)) {
+          std::fprintf(stderr, "hadron-bench: %s\n", why.c_str());
           return 1;
         }
         benchMatmul(*dev, mo, json, failures);

@@ -1,10 +1,12 @@
 //===- Matmul.h - The bf16 GEMM on matrix instructions, timed -------------===//
 //
-// examples/nvidia/matmul_mma_bf16.mlir (embedded when hadron-bench is built)
-// on square sizes: each size is first checked against a host reference on a
-// sample of C's entries (fresh random inputs, C poisoned), then timed with
-// device events (median). Throughput counts 2*M*N*K flops, as the reference
-// script does, in 1e12 per second.
+// The GEMM examples (embedded when hadron-bench is built) on square sizes,
+// side by side: each kernel and size is first checked against a host
+// reference on a sample of C's entries (fresh random inputs, C poisoned),
+// then timed with device events (median). Throughput counts 2*M*N*K flops,
+// as the reference script does, in 1e12 per second. The JSON holds each
+// kernel's figure ("matmul8192x8192x8192.hadron_wgmma_TFLOPs") and the best
+// one (".hadron_TFLOPs", with ".hadron_best_kernel").
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_BENCH_MATMUL_H
@@ -19,19 +21,30 @@
 
 namespace hadron::bench {
 
-/// The GEMM kernel's IR and name, as the device run loads it.
-const std::string &matmulIR();
-inline const char *matmulKernelName() { return "matmul_mma"; }
+/// One GEMM kernel `name(a, b, c, m, n, k)` that tiles C by tileM x tileN,
+/// one program per tile on a 2-D grid.
+struct MatmulKernel {
+  std::string variant; ///< "mma", "wgmma": the JSON key part
+  std::string label;   ///< where it comes from
+  std::string ir, name;
+  uint32_t tileM = 128, tileN = 128;
+  std::string arch; ///< the only device arch it runs on, or "" for any GPU
+};
+
+/// The GEMMs embedded when hadron-bench is built: examples/nvidia/
+/// matmul_mma_bf16.mlir (mma.sync, any sm_80+) and matmul_wgmma_bf16.mlir
+/// (wgmma, sm_90a).
+const std::vector<MatmulKernel> &matmulKernels();
 
 struct MatmulOptions {
   std::vector<uint32_t> sizes; ///< square M = N = K, multiples of 128
   unsigned warmup = 5, reps = 20;
-  std::string ir;    ///< the kernel; empty: matmulIR()
-  std::string label = "examples/nvidia/matmul_mma_bf16.mlir";
+  std::vector<MatmulKernel> kernels; ///< empty: matmulKernels()
 };
 
-/// Runs and reports every size into `json` ("matmul8192x8192x8192.hadron_TFLOPs");
-/// what went wrong is appended to `failures`.
+/// Runs and reports every size and kernel into `json`; a kernel for another
+/// arch is skipped with a line saying so; what went wrong is appended to
+/// `failures`.
 void benchMatmul(const hadron::runtime::Device &dev, const MatmulOptions &o, JsonReport &json,
                  std::vector<std::string> &failures);
 

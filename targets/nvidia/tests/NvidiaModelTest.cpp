@@ -278,6 +278,16 @@ TEST(NvidiaModel, TheGemmExampleNamesTheModelsInstruction) {
   EXPECT_NE(text.str().find("#instr = " + *attr + "\n"), std::string::npos);
 }
 
+TEST(NvidiaModel, TheWgmmaGemmExampleNamesTheModelsInstruction) {
+  std::ifstream in(HADRON_SOURCE_DIR "/examples/nvidia/matmul_wgmma_bf16.mlir");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  Result<std::string> attr = matrixInstrAttribute(*findMatrixInstr("wgmma.m64nNk16.bf16"), 256);
+  ASSERT_TRUE(attr.ok());
+  EXPECT_NE(text.str().find("#instr = " + *attr + "\n"), std::string::npos);
+}
+
 TEST(NvidiaModel, WgmmaAccumulatorPerN) {
   const MatrixInstr &w = *findMatrixInstr("wgmma.m64nNk16.f16");
   for (unsigned n : {8u, 16u, 64u, 256u}) {

@@ -167,6 +167,11 @@ TEST(NvidiaRuntime, CompilesAheadOfTimeWithoutADevice) {
 //===----------------------------------------------------------------------===//
 
 class NvidiaGpu : public ::testing::Test {
+public:
+  std::optional<Device> &device() { return dev; }
+  std::mt19937 &random() { return rng; }
+  std::optional<Module> loadExample(const std::string &file) { return load(example(file.c_str())); }
+
 protected:
   void SetUp() override {
     auto c = Context::create();
@@ -500,13 +505,33 @@ INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaWgmma,
                            return hadron::nvidia::testing::wgmmaCaseName(info.param);
                          });
 
+/// The example GEMM `name` of `file` on tiles of tileM x tileN against the
+/// host, on shapes given as {m, n, k}.
+void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
+                              int tileN, std::initializer_list<std::array<int, 3>> shapes);
+
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
-  auto module = load(example("nvidia/matmul_mma_bf16.mlir"));
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_mma_bf16.mlir", "matmul_mma", 128, 128,
+                           {{128, 128, 32}, {256, 384, 96}, {512, 256, 1024}});
+}
+
+TEST_F(NvidiaGpu, BF16GemmOnWarpgroupMatrixUnitMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_wgmma_bf16.mlir", "matmul_wgmma", 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 256, 1024}});
+}
+
+void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
+                              int tileN, std::initializer_list<std::array<int, 3>> shapes) {
+  auto &dev = t.device();
+  auto &rng = t.random();
+  auto module = t.loadExample(file);
   ASSERT_TRUE(module);
-  auto gemm = module->kernel("matmul_mma");
+  auto gemm = module->kernel(name);
   ASSERT_TRUE(gemm.ok()) << gemm.status().message();
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  for (auto [m, n, k] : {std::array<int, 3>{128, 128, 32}, {256, 384, 96}, {512, 256, 1024}}) {
+  for (auto [m, n, k] : shapes) {
     SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
     std::vector<float> a(m * k), b(k * n);
     std::vector<uint16_t> abits(m * k), bbits(k * n);
@@ -520,7 +545,7 @@ TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
          dc = dev->alloc(c.size() * 2);
     ASSERT_TRUE(da.ok() && db.ok() && dc.ok());
     ASSERT_TRUE(da->upload(abits).ok() && db->upload(bbits).ok() && dc->upload(c).ok());
-    Status st = gemm->launch({uint32_t(m / 128), uint32_t(n / 128), 1},
+    Status st = gemm->launch({uint32_t(m / tileM), uint32_t(n / tileN), 1},
                              {da->arg(), db->arg(), dc->arg(), arg::i32(m), arg::i32(n),
                               arg::i32(k)});
     ASSERT_TRUE(st.ok()) << st.message();
