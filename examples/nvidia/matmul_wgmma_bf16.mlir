@@ -6,11 +6,14 @@
 // Hopper GEMM is in Gluon, with explicit layouts:
 //  - A and B stream through rings of 4 shared-memory stages in the swizzled
 //    tiles the matrix unit reads (#hd.matrix_shared, 128-byte swizzle: A is
-//    K-major, B is N-major); hd.async_copy (cp.async) fills the stage 3 K
+//    K-major, B is N-major); hd.async_copy (cp.async) fills each stage 3 K
 //    steps ahead;
-//  - hd.dot reads both operands from shared memory where they stand: on
-//    NVIDIA sm_90a one wgmma.m64n256k16 per warpgroup and K step of 16,
-//    through matrix descriptors, then one wait (on the host: FMAs);
+//  - hd.dot {async} reads both operands from shared memory where they
+//    stand (on NVIDIA sm_90a: one wgmma.m64n256k16 per warpgroup and K step
+//    of 16, through matrix descriptors) and returns before the product is
+//    done; hd.dot_wait pending = 1 retires the previous step's, so the stage
+//    it read can be refilled while this step's runs (on the host: FMAs, and
+//    the wait changes nothing);
 //  - the loads past the last K step re-read the last tile (min with k - 64),
 //    so no step needs a mask.
 // #instr is the model's declaration (NvidiaModelTest checks it).
@@ -117,9 +120,14 @@ module attributes {hd.num_warps = 8 : i32} {
     %c1i = arith.constant 1 : i32
     %res:2 = scf.for %kk = %lb to %ub step %step iter_args(%sum = %zero, %cur = %c0i) -> (tensor<128x256xf32, #acc>, i32) {
       %kk_i32 = arith.index_cast %kk : index to i32
-      // Stage %cur has landed. Refill the stage the last step read (its
-      // wgmma ops completed), then multiply this one from shared memory.
+      // Stage %cur has landed: start multiplying it from shared memory,
+      // retire the previous step's product (freeing the stage it read),
+      // then refill that stage 3 K steps ahead while this one runs.
       %w = hd.async_wait pending = 2
+      %a_cur = hd.memdesc_index %a_smem[%cur] : !hd.memdesc<4x128x64xbf16, #a_sh> -> !hd.memdesc<128x64xbf16, #a_sh, alloc = 4x128x64>
+      %b_cur = hd.memdesc_index %b_smem[%cur] : !hd.memdesc<4x64x256xbf16, #b_sh> -> !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256>
+      %issued = hd.dot %a_cur, %b_cur, %sum {async} : !hd.memdesc<128x64xbf16, #a_sh, alloc = 4x128x64> * !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256> -> tensor<128x256xf32, #acc>
+      %next = hd.dot_wait %issued pending = 1 : tensor<128x256xf32, #acc>
       %kn0 = arith.constant 192 : i32
       %kn1 = arith.addi %kk_i32, %kn0 : i32
       %knext = arith.minsi %kn1, %klast : i32
@@ -138,13 +146,11 @@ module attributes {hd.num_warps = 8 : i32} {
       %b_dst = hd.memdesc_index %b_smem[%nxs] : !hd.memdesc<4x64x256xbf16, #b_sh> -> !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256>
       %b_cp = hd.async_copy %bptrs, %b_dst : tensor<64x256x!hd.ptr<bf16>, #b_load> -> !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256>
       %grp = hd.async_commit_group %a_cp, %b_cp
-      %a_cur = hd.memdesc_index %a_smem[%cur] : !hd.memdesc<4x128x64xbf16, #a_sh> -> !hd.memdesc<128x64xbf16, #a_sh, alloc = 4x128x64>
-      %b_cur = hd.memdesc_index %b_smem[%cur] : !hd.memdesc<4x64x256xbf16, #b_sh> -> !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256>
-      %next = hd.dot %a_cur, %b_cur, %sum : !hd.memdesc<128x64xbf16, #a_sh, alloc = 4x128x64> * !hd.memdesc<64x256xbf16, #b_sh, alloc = 4x64x256> -> tensor<128x256xf32, #acc>
       %cur1 = arith.addi %cur, %c1i : i32
       %curn = arith.remsi %cur1, %cstages : i32
       scf.yield %next, %curn : tensor<128x256xf32, #acc>, i32
     }
+    %done = hd.dot_wait %res#0 pending = 0 : tensor<128x256xf32, #acc>
     %wz = hd.async_wait pending = 0
     %ci = hd.arange 0 to 128 : tensor<128xi32, #c_rows>
     %m0_c = hd.splat %m0 : tensor<128xi32, #c_rows>
@@ -161,7 +167,7 @@ module attributes {hd.num_warps = 8 : i32} {
     %c_off = arith.addi %c_row_off, %c_col_off : tensor<128x256xi32, #acc>
     %cp = hd.splat %c : tensor<128x256x!hd.ptr<bf16>, #acc>
     %cptrs = hd.addptr %cp, %c_off : tensor<128x256x!hd.ptr<bf16>, #acc>, tensor<128x256xi32, #acc>
-    %c_bf16 = arith.truncf %res#0 : tensor<128x256xf32, #acc> to tensor<128x256xbf16, #acc>
+    %c_bf16 = arith.truncf %done : tensor<128x256xf32, #acc> to tensor<128x256xbf16, #acc>
     hd.store %cptrs, %c_bf16 : tensor<128x256x!hd.ptr<bf16>, #acc>
     return
   }

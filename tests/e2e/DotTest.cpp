@@ -100,8 +100,13 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
     ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
     bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
   }
-  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " : " + aOpT + " * " + bOpT +
-                           " -> " + accT);
+  // Shared operands: the dot is async and a dot_wait retires it (on targets
+  // whose dots complete at once both are plain).
+  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried +
+                           (c.shared ? " {async}" : "") + " : " + aOpT + " * " + bOpT + " -> " +
+                           accT);
+  if (c.shared)
+    next = k.let("hd.dot_wait " + next + " pending = 0 : " + accT);
   k.line("scf.yield " + next + " : " + accT);
   k.line("}");
   k.line("hd.store " + k.pointers(D, ae, tc.offsets, {c.bm, c.bn}, acc) + ", " + result + " mask " +

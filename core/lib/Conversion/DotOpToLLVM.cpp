@@ -223,7 +223,8 @@ struct DotLowering : TilePattern<DotOp> {
         done.push_back(r);
         doneValues.push_back(cv[r]);
       }
-    SmallVector<Value> ready = lowering.hooks.endSharedMatrixGroup(rewriter, loc, doneValues);
+    SmallVector<Value> ready =
+        lowering.hooks.endSharedMatrixGroup(rewriter, loc, doneValues, !op.getAsync());
     if (ready.size() != done.size())
       return op->emitOpError() << "the target returned " << ready.size()
                                << " registers after the matrix instructions, not "
@@ -376,10 +377,30 @@ struct DotLowering : TilePattern<DotOp> {
   }
 };
 
+/// The registers of `value` through the target's wait for async dots.
+struct DotWaitLowering : TilePattern<DotWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(DotWaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type packed = getTypeConverter()->convertType(op.getType());
+    if (!packed)
+      return failure();
+    SmallVector<Value> regs = unpack(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> ready =
+        lowering.hooks.waitSharedMatrixGroups(rewriter, loc, unsigned(op.getPending()), regs);
+    if (ready.size() != regs.size())
+      return op->emitOpError() << "the target returned " << ready.size() << " registers, not "
+                               << regs.size();
+    rewriter.replaceOp(op, pack(rewriter, loc, packed, ready));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDotPatterns(TileTypeConverter &converter, Lowering &lowering, RewritePatternSet &patterns) {
-  patterns.add<DotLowering>(converter, lowering);
+  patterns.add<DotLowering, DotWaitLowering>(converter, lowering);
 }
 
 } // namespace hadron::lowering

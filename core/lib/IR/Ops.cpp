@@ -707,6 +707,12 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+LogicalResult DotWaitOp::verify() {
+  if (getPending() < 0)
+    return emitOpError() << "pending = " << getPending() << " must be >= 0";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Hints
 //===----------------------------------------------------------------------===//

@@ -42,5 +42,9 @@ func.func @dot_from_shared(%c: tensor<128x32xf32, #mma>) -> tensor<128x32xf32, #
   %i = arith.constant 1 : i32
   %b = hd.memdesc_index %bs[%i] : !hd.memdesc<2x64x32xbf16, #sb> -> !hd.memdesc<64x32xbf16, #sb, alloc = 2x64x32>
   %d = hd.dot %a, %b, %c : !hd.memdesc<128x64xbf16, #sa> * !hd.memdesc<64x32xbf16, #sb, alloc = 2x64x32> -> tensor<128x32xf32, #mma>
-  return %d : tensor<128x32xf32, #mma>
+  // CHECK: hd.dot {{.*}} {async}
+  // CHECK: hd.dot_wait %{{.*}} pending = 1
+  %e = hd.dot %a, %b, %d {async} : !hd.memdesc<128x64xbf16, #sa> * !hd.memdesc<64x32xbf16, #sb, alloc = 2x64x32> -> tensor<128x32xf32, #mma>
+  %f = hd.dot_wait %e pending = 1 : tensor<128x32xf32, #mma>
+  return %f : tensor<128x32xf32, #mma>
 }

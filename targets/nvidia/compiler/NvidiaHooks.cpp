@@ -62,6 +62,12 @@ Value globalString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) 
 } // namespace
 
 void NvidiaHooks::beginKernel(Block &entry, unsigned) {
+  // A dot that reads shared memory through the matrix unit (wgmma) needs
+  // the copies before it fenced into the async proxy (asyncWait).
+  entry.getParentOp()->walk([&](hd::DotOp dot) {
+    if (isa<hd::MemDescType>(dot.getA().getType()) || isa<hd::MemDescType>(dot.getB().getType()))
+      sharedMatrixReads = true;
+  });
   MLIRContext *ctx = entry.getParentOp()->getContext();
   Location loc = entry.getParentOp()->getLoc();
   auto module = entry.getParentOp()->getParentOfType<ModuleOp>();
@@ -344,11 +350,11 @@ void NvidiaHooks::asyncCommitGroup(OpBuilder &b, Location loc) {
 }
 
 void NvidiaHooks::asyncWait(OpBuilder &b, Location loc, unsigned pending) {
-  // From sm_90 on, the matrix unit may read the copied bytes (wgmma reads
-  // shared memory through the async proxy): each thread fences the copies
-  // it waited for before the barrier that publishes them.
+  // Where the module's dots read shared memory through the matrix unit
+  // (wgmma, sm_90a: the async proxy), each thread fences the copies it
+  // waited for before the barrier that publishes them.
   std::string text = "cp.async.wait_group " + std::to_string(pending) + ";";
-  if (arch.computeCapability >= 90)
+  if (sharedMatrixReads)
     text += "\nfence.proxy.async.shared::cta;";
   inlinePtx(b, loc, text, "", {});
 }
@@ -590,33 +596,55 @@ void NvidiaHooks::beginSharedMatrixGroup(OpBuilder &b, Location loc) {
   inlinePtx(b, loc, "fence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;", "", {});
 }
 
-// One group for the dot's wgmma ops, waited for at once. The accumulator
-// registers pass through the wait so that nothing reads them before it.
-SmallVector<Value> NvidiaHooks::endSharedMatrixGroup(OpBuilder &b, Location loc, ValueRange acc) {
-  if (acc.empty()) {
-    inlinePtx(b, loc, "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;", "",
-              {});
+namespace {
+/// `text` with `values` passed through as tied operands: what reads them
+/// afterwards is ordered after the instruction.
+SmallVector<Value> throughAsm(OpBuilder &b, Location loc, StringRef text, ValueRange values) {
+  if (values.empty()) {
+    inlinePtx(b, loc, text, "", {});
     return {};
   }
   std::string constraints;
   SmallVector<Type> types;
-  for (size_t i = 0; i < acc.size(); ++i) {
-    bool isFloat = isa<FloatType>(acc[i].getType());
-    constraints += (i ? "," : "") + std::string(isFloat ? "=f" : "=r");
-    types.push_back(acc[i].getType());
+  for (size_t i = 0; i < values.size(); ++i) {
+    Type t = values[i].getType();
+    unsigned width = t.getIntOrFloatBitWidth();
+    const char *c = width == 64 ? (isa<FloatType>(t) ? "=d" : "=l")
+                    : width == 16 ? "=h"
+                    : isa<FloatType>(t) ? "=f"
+                                        : "=r";
+    constraints += (i ? "," : "") + std::string(c);
+    types.push_back(t);
   }
-  for (size_t i = 0; i < acc.size(); ++i)
+  for (size_t i = 0; i < values.size(); ++i)
     constraints += "," + std::to_string(i);
   auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, resultType, acc, "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;",
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
+      b, loc, resultType, values, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  SmallVector<Value> ready;
-  for (size_t i = 0; i < acc.size(); ++i)
-    ready.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
-  return ready;
+  SmallVector<Value> out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return out;
+}
+} // namespace
+
+// One group for the dot's wgmma ops; a synchronous dot waits for it at
+// once. The accumulator registers pass through, so that nothing reads them
+// before the wait.
+SmallVector<Value> NvidiaHooks::endSharedMatrixGroup(OpBuilder &b, Location loc, ValueRange acc,
+                                                     bool wait) {
+  return throughAsm(b, loc,
+                    wait ? "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"
+                         : "wgmma.commit_group.sync.aligned;",
+                    acc);
+}
+
+SmallVector<Value> NvidiaHooks::waitSharedMatrixGroups(OpBuilder &b, Location loc,
+                                                       unsigned pending, ValueRange values) {
+  return throughAsm(b, loc, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
+                    values);
 }
 
 } // namespace hadron::nvidia

@@ -73,7 +73,10 @@ public:
                                  mlir::ValueRange c) override;
   void beginSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc) override;
   llvm::SmallVector<mlir::Value> endSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc,
-                                                      mlir::ValueRange acc) override;
+                                                      mlir::ValueRange acc, bool wait) override;
+  llvm::SmallVector<mlir::Value> waitSharedMatrixGroups(mlir::OpBuilder &b, mlir::Location loc,
+                                                        unsigned pending,
+                                                        mlir::ValueRange values) override;
 
 private:
   /// The model's entry for `name` if this arch can issue it, else why not.
@@ -84,6 +87,8 @@ private:
                         mlir::Value laneOrMask, ShuffleKind kind);
 
   const ArchModel &arch;
+  /// Some kernel of the module has a dot reading shared memory directly.
+  bool sharedMatrixReads = false;
   /// The (lane, warp) of the kernel `b` inserts into.
   std::pair<mlir::Value, mlir::Value> threadIds(mlir::OpBuilder &b) const;
   /// Per kernel, by name: computed at the start of its entry block (op

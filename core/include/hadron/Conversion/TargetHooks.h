@@ -162,13 +162,22 @@ public:
   /// Before the first instruction of a dot that reads shared memory: orders
   /// the CTA's earlier shared-memory writes before the matrix unit's reads.
   virtual void beginSharedMatrixGroup(mlir::OpBuilder &b, mlir::Location loc) {}
-  /// After the last one: waits for them and returns `acc` (every
-  /// accumulator register the dot's instructions produced) as values that
-  /// are safe to read.
+  /// After the last one: closes the dot's group of instructions and, with
+  /// `wait`, waits for it; returns `acc` (every accumulator register the
+  /// dot's instructions produced), safe to read when waited for.
   virtual llvm::SmallVector<mlir::Value> endSharedMatrixGroup(mlir::OpBuilder &b,
                                                              mlir::Location loc,
-                                                             mlir::ValueRange acc) {
+                                                             mlir::ValueRange acc, bool wait) {
     return llvm::SmallVector<mlir::Value>(acc.begin(), acc.end());
+  }
+  /// hd.dot_wait: waits until at most `pending` of this thread's groups
+  /// are in flight and returns `values` (registers of their results), safe
+  /// to read. The default: groups complete when they end.
+  virtual llvm::SmallVector<mlir::Value> waitSharedMatrixGroups(mlir::OpBuilder &b,
+                                                               mlir::Location loc,
+                                                               unsigned pending,
+                                                               mlir::ValueRange values) {
+    return llvm::SmallVector<mlir::Value>(values.begin(), values.end());
   }
 
   /// The f32 functions a target may compute approximately where the op

@@ -396,15 +396,45 @@ def Hadron_DotOp : Hadron_Op<"dot", [
     first); targets with matrix units use them, and an `#hd.mma`
     accumulator whose instruction has no register fragment for an operand
     takes that operand from shared memory only.
+
+    With `async`, a target whose matrix unit runs asynchronously (reading
+    shared memory) may return before the product is complete: the result
+    must then go through `hd.dot_wait` before anything but another async
+    dot (as its accumulator) reads it, and the shared memory it reads must
+    not be overwritten until a `hd.dot_wait` has retired it. Everywhere else
+    the dot completes at once and `async` changes nothing.
   }];
   let arguments = (ins AnyTypeOf<[Hadron_Tensor, Hadron_MemDescType]>:$a,
                        AnyTypeOf<[Hadron_Tensor, Hadron_MemDescType]>:$b,
                        Hadron_Tensor:$acc,
-                       DefaultValuedAttr<Hadron_InputPrecisionAttr, "::hadron::hd::InputPrecision::ieee">:$inputPrecision);
+                       DefaultValuedAttr<Hadron_InputPrecisionAttr, "::hadron::hd::InputPrecision::ieee">:$inputPrecision,
+                       UnitAttr:$async);
   let results = (outs Hadron_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `*` qualified(type($b)) `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
+}
+
+def Hadron_DotWaitOp : Hadron_Op<"dot_wait", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<DefaultResource>]>,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "Wait for async dots until at most `pending` groups are in flight";
+  let description = [{
+    Each async `hd.dot` is one group of the calling threads' matrix
+    operations. `hd.dot_wait` returns once at most `pending` of them are
+    still running, the oldest retiring first; its result is `value` (an
+    async dot's result, or one derived from it), safe to read. Where dots
+    complete at once it returns `value` unchanged.
+
+    ```mlir
+    %d = hd.dot %a, %b, %c {async} : ...
+    %r = hd.dot_wait %d pending = 1 : tensor<128x256xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Hadron_Tensor:$value, I32Attr:$pending);
+  let results = (outs Hadron_Tensor:$result);
+  let assemblyFormat = "$value `pending` `=` $pending attr-dict `:` qualified(type($value))";
   let hasVerifier = 1;
 }
 
