@@ -15,7 +15,10 @@
 //    it read can be refilled while this step's runs (on the host: FMAs, and
 //    the wait changes nothing);
 //  - the loads past the last K step re-read the last tile (min with k - 64),
-//    so no step needs a mask.
+//    so no step needs a mask;
+//  - tiles are taken in groups of 8 rows of tiles walking down the columns,
+//    so the CTAs running together share A and B in L2; the result goes
+//    through shared memory (convert_layout) to be stored 16 bytes a thread.
 // #instr is the model's declaration (NvidiaModelTest checks it).
 #instr = #hd.matrix_instr<{name = "wgmma.m64n256k16.bf16", shape = [64, 256, 16], aType = bf16, bType = bf16, accType = f32, acc = {register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]}}>
 #acc = #hd.mma<{instr = #instr, warpsPerCTA = [8, 1]}>
@@ -27,14 +30,31 @@
 #a_cols = #hd.slice<{dim = 0, parent = #a_load}>
 #b_rows = #hd.slice<{dim = 1, parent = #b_load}>
 #b_cols = #hd.slice<{dim = 0, parent = #b_load}>
-#c_rows = #hd.slice<{dim = 1, parent = #acc}>
-#c_cols = #hd.slice<{dim = 0, parent = #acc}>
+#c_st = #hd.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+#c_rows = #hd.slice<{dim = 1, parent = #c_st}>
+#c_cols = #hd.slice<{dim = 0, parent = #c_st}>
 module attributes {hd.num_warps = 8 : i32} {
   func.func @matmul_wgmma(%a: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %b: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %c: !hd.ptr<bf16> {hd.divisibility = 16 : i32}, %m: i32 {hd.divisibility = 16 : i32}, %n: i32 {hd.divisibility = 16 : i32}, %k: i32 {hd.divisibility = 16 : i32}) attributes {hd.kernel} {
     %cbm = arith.constant 128 : i32
     %cbn = arith.constant 256 : i32
-    %pid_m = hd.program_id 0
-    %pid_n = hd.program_id 1
+    %gx = hd.program_id 0
+    %gy = hd.program_id 1
+    %npm = hd.num_programs 0
+    %npn = hd.num_programs 1
+    // Tile order: groups of 8 rows of tiles walk down the columns, so the
+    // CTAs running together share their A rows and B columns in L2.
+    %lin0 = arith.muli %gy, %npm : i32
+    %lin = arith.addi %lin0, %gx : i32
+    %cgrp = arith.constant 8 : i32
+    %per_group = arith.muli %cgrp, %npn : i32
+    %group = arith.divsi %lin, %per_group : i32
+    %first_m = arith.muli %group, %cgrp : i32
+    %left = arith.subi %npm, %first_m : i32
+    %gsize = arith.minsi %left, %cgrp : i32
+    %in_group = arith.remsi %lin, %per_group : i32
+    %pm_off = arith.remsi %in_group, %gsize : i32
+    %pid_m = arith.addi %first_m, %pm_off : i32
+    %pid_n = arith.divsi %in_group, %gsize : i32
     %m0 = arith.muli %pid_m, %cbm : i32
     %n0 = arith.muli %pid_n, %cbn : i32
     %ai = hd.arange 0 to 128 : tensor<128xi32, #a_rows>
@@ -160,15 +180,16 @@ module attributes {hd.num_warps = 8 : i32} {
     %cj = hd.arange 0 to 256 : tensor<256xi32, #c_cols>
     %n0_c = hd.splat %n0 : tensor<256xi32, #c_cols>
     %c_gj = arith.addi %n0_c, %cj : tensor<256xi32, #c_cols>
-    %c_row_start2 = hd.expand_dims %c_row_start axis = 1 : tensor<128xi32, #c_rows> -> tensor<128x1xi32, #acc>
-    %c_gj2 = hd.expand_dims %c_gj axis = 0 : tensor<256xi32, #c_cols> -> tensor<1x256xi32, #acc>
-    %c_row_off = hd.broadcast %c_row_start2 : tensor<128x1xi32, #acc> -> tensor<128x256xi32, #acc>
-    %c_col_off = hd.broadcast %c_gj2 : tensor<1x256xi32, #acc> -> tensor<128x256xi32, #acc>
-    %c_off = arith.addi %c_row_off, %c_col_off : tensor<128x256xi32, #acc>
-    %cp = hd.splat %c : tensor<128x256x!hd.ptr<bf16>, #acc>
-    %cptrs = hd.addptr %cp, %c_off : tensor<128x256x!hd.ptr<bf16>, #acc>, tensor<128x256xi32, #acc>
-    %c_bf16 = arith.truncf %done : tensor<128x256xf32, #acc> to tensor<128x256xbf16, #acc>
-    hd.store %cptrs, %c_bf16 : tensor<128x256x!hd.ptr<bf16>, #acc>
+    %c_row_start2 = hd.expand_dims %c_row_start axis = 1 : tensor<128xi32, #c_rows> -> tensor<128x1xi32, #c_st>
+    %c_gj2 = hd.expand_dims %c_gj axis = 0 : tensor<256xi32, #c_cols> -> tensor<1x256xi32, #c_st>
+    %c_row_off = hd.broadcast %c_row_start2 : tensor<128x1xi32, #c_st> -> tensor<128x256xi32, #c_st>
+    %c_col_off = hd.broadcast %c_gj2 : tensor<1x256xi32, #c_st> -> tensor<128x256xi32, #c_st>
+    %c_off = arith.addi %c_row_off, %c_col_off : tensor<128x256xi32, #c_st>
+    %cp = hd.splat %c : tensor<128x256x!hd.ptr<bf16>, #c_st>
+    %cptrs = hd.addptr %cp, %c_off : tensor<128x256x!hd.ptr<bf16>, #c_st>, tensor<128x256xi32, #c_st>
+    %c_acc = arith.truncf %done : tensor<128x256xf32, #acc> to tensor<128x256xbf16, #acc>
+    %c_bf16 = hd.convert_layout %c_acc : tensor<128x256xbf16, #acc> -> tensor<128x256xbf16, #c_st>
+    hd.store %cptrs, %c_bf16 : tensor<128x256x!hd.ptr<bf16>, #c_st>
     return
   }
 }
