@@ -854,12 +854,22 @@ std::vector<Tensor> reduce(const std::vector<Tensor> &xs, int axis, const Combin
   Trace &t = Trace::current(loc);
   const std::string what = "reduce";
   SmallVector<Value> srcs = reduceOperands(t, xs, axis, loc, what);
+  // A rank-1 tile reduces to a scalar, others to the slice along `axis`.
   SmallVector<Type> results;
-  t.takeDiagnostics();
-  if (failed(hd::ReduceOp::inferReturnTypes(
-          t.ctx, t.at(loc), srcs, t.b.getDictionaryAttr(t.b.getNamedAttr("axis", t.b.getI32IntegerAttr(axis))),
-          nullptr, {}, results)))
-    t.fail(loc, what, t.takeDiagnostics());
+  for (Value src : srcs) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (type.getRank() == 1) {
+      results.push_back(type.getElementType());
+      continue;
+    }
+    auto parent = dyn_cast_or_null<hd::DistributedLayoutAttrInterface>(type.getEncoding());
+    if (!parent)
+      t.fail(loc, what, "the operand " + str(type) + " has no distributed layout");
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    results.push_back(t.tileType(shape, type.getElementType(),
+                                 hd::SliceLayoutAttr::get(t.ctx, axis, parent), loc, what));
+  }
   auto op = hd::ReduceOp::create(t.b, t.at(loc), results, srcs, uint32_t(axis));
   buildCombine(t, op.getCombine(), srcs, combine, loc, what);
   t.verify(op, loc, what);
