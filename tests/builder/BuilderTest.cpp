@@ -112,22 +112,6 @@ std::mt19937_64 &rng() {
   return r;
 }
 
-std::vector<float> randomF32(size_t n, float lo, float hi) {
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(rng());
-  return v;
-}
-
-std::vector<int32_t> randomI32(size_t n, int32_t lo, int32_t hi) {
-  std::uniform_int_distribution<int32_t> d(lo, hi);
-  std::vector<int32_t> v(n);
-  for (int32_t &x : v)
-    x = d(rng());
-  return v;
-}
-
 ::testing::AssertionResult close(const std::vector<float> &got, const std::vector<float> &want,
                                  double atol, double rtol) {
   if (got.size() != want.size())

@@ -72,8 +72,22 @@ template <typename T> std::vector<T> poisoned(size_t n) {
                                const std::vector<Arg> &args);
 
 std::mt19937_64 &rng();
-std::vector<float> randomF32(size_t n, float lo = -1, float hi = 1);
-std::vector<int32_t> randomI32(size_t n, int32_t lo, int32_t hi);
+/// `n` values drawn uniformly from [lo, hi) (floats) or [lo, hi] (integers).
+template <typename T> std::vector<T> random(size_t n, T lo, T hi) {
+  using Dist = std::conditional_t<std::is_floating_point_v<T>, std::uniform_real_distribution<T>,
+                                  std::uniform_int_distribution<T>>;
+  Dist d(lo, hi);
+  std::vector<T> v(n);
+  for (T &x : v)
+    x = d(rng());
+  return v;
+}
+inline std::vector<float> randomF32(size_t n, float lo = -1, float hi = 1) {
+  return random<float>(n, lo, hi);
+}
+inline std::vector<int32_t> randomI32(size_t n, int32_t lo, int32_t hi) {
+  return random<int32_t>(n, lo, hi);
+}
 
 /// |got - want| <= atol + rtol * |want| everywhere (NaN only where wanted).
 ::testing::AssertionResult close(const std::vector<float> &got, const std::vector<float> &want,

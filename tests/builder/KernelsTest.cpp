@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BuilderTest.h"
+#include "Examples.h"
 
 #include <algorithm>
 #include <cmath>
@@ -144,7 +145,7 @@ auto scanKernel = jit("scans", [](Constexpr<int> BLOCK, Constexpr<Layout> L) {
 });
 
 TEST(BuilderKernels, Scan) {
-  auto m = scanKernel.specialize({.numWarps = 4}, 256, Layout(Blocked{{2}, {32}, {4}, {0}}));
+  auto m = scanKernel.specialize({.numWarps = 4}, 256, Blocked{{2}, {32}, {4}, {0}});
   EXPECT_TRUE(containsInOrder(irOf(m), {"hd.scan(", "axis = 0 reverse = false", "arith.addi",
                                         "hd.scan(", "axis = 0 reverse = true",
                                         "arith.maximumf"}));
@@ -208,36 +209,11 @@ TEST(BuilderKernels, SharedMemoryRoundTrip) {
   }
 }
 
-// C = A * B on 32x32 tiles, K walked in steps of 8 with the accumulator
-// carried through for_range (the FMA dot every target runs).
-auto matmulKernel = jit("matmul_tiles", [](Constexpr<int> BK) {
-  const Layout acc = Blocked{{2, 4}, {4, 8}, {4, 1}, {1, 0}};
-  const Layout aLoad = Blocked{{1, 2}, {8, 4}, {4, 1}, {1, 0}};
-  const Layout bLoad = Blocked{{1, 2}, {2, 16}, {4, 1}, {1, 0}};
-  Tensor a = arg(pointer_type(float32), {.divisibility = 16});
-  Tensor b = arg(pointer_type(float32), {.divisibility = 16});
-  Tensor c = arg(pointer_type(float32), {.divisibility = 16});
-  Tensor n = arg(int32);
-  Tensor k = arg(int32);
-  Tensor m0 = program_id(0) * 32, n0 = program_id(1) * 32;
-  Tensor ai = expand_dims(m0 + arange(0, 32, Slice{1, aLoad}), 1);
-  Tensor ak = expand_dims(arange(0, BK, Slice{0, aLoad}), 0);
-  Tensor bk = expand_dims(arange(0, BK, Slice{1, bLoad}), 1);
-  Tensor bj = expand_dims(n0 + arange(0, 32, Slice{0, bLoad}), 0);
-  Tensor result =
-      for_range(0, k, BK, full({32, 32}, 0.0, float32, acc), [&](Tensor kk, Tensor sum) {
-        Tensor aTile = load(a + ai * k + (ak + kk));
-        Tensor bTile = load(b + (bk + kk) * n + bj);
-        return dot(convert_layout(aTile, DotOperand{0, acc}),
-                   convert_layout(bTile, DotOperand{1, acc}), sum);
-      });
-  Tensor ci = expand_dims(m0 + arange(0, 32, Slice{1, acc}), 1);
-  Tensor cj = expand_dims(n0 + arange(0, 32, Slice{0, acc}), 0);
-  store(c + ci * n + cj, result);
-});
-
+// examples/cpp/matmul.cpp: C = A * B on 32x32 tiles, K walked in steps of 8
+// with the accumulator carried through for_range (the FMA dot every target
+// runs).
 TEST(BuilderKernels, DotInALoop) {
-  auto mod = matmulKernel.specialize({.numWarps = 4}, 8);
+  auto mod = examples::matmul();
   EXPECT_TRUE(containsInOrder(irOf(mod), {"arith.constant dense<0.000000e+00> : tensor<32x32xf32",
                                           "arith.index_cast", "scf.for", "iter_args(",
                                           "hd.convert_layout", "#dot_op", "hd.dot",
@@ -245,7 +221,8 @@ TEST(BuilderKernels, DotInALoop) {
   ASSERT_TRUE(mod);
   const int m = 64, n = 96, k = 48;
   std::vector<float> a = randomF32(m * k), b = randomF32(k * n), c = poisoned<float>(m * n + kSlack);
-  ASSERT_TRUE(run(*mod, {m / 32, n / 32, 1}, {input(a), input(b), output(c), i32(n), i32(k)}));
+  ASSERT_TRUE(
+      run(*mod, {m / 32, n / 32, 1}, {input(a), input(b), output(c), i32(m), i32(n), i32(k)}));
   std::vector<float> want = poisoned<float>(m * n + kSlack);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {

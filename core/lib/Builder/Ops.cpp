@@ -163,9 +163,9 @@ void requireKind(Trace &t, Value v, bool allowInt, bool allowFloat, const Source
                " operands, got " + str(v.getType()));
 }
 
+/// IntOp on integers, FloatOp on floats (void: integers only).
 template <typename IntOp, typename FloatOp>
-Tensor arith2(const Operand &a, const Operand &b, const std::string &what) {
-  const SourceLoc &loc = a.loc();
+Tensor arith2(const Operand &a, const Operand &b, const std::string &what, const SourceLoc &loc) {
   Trace &t = Trace::current(loc);
   auto [x, y] = unify(t, a, b, loc, what);
   Location l = t.at(loc);
@@ -233,34 +233,34 @@ Tensor operator+(const Operand &a, const Operand &b) {
       t.fail(a.loc(), "+", "cannot add two pointers");
     return isPointerOperand(a) ? addptr(t, a, b, a.loc()) : addptr(t, b, a, a.loc());
   }
-  return arith2<arith::AddIOp, arith::AddFOp>(a, b, "+");
+  return arith2<arith::AddIOp, arith::AddFOp>(a, b, "+", a.loc());
 }
 Tensor operator-(const Operand &a, const Operand &b) {
-  return arith2<arith::SubIOp, arith::SubFOp>(a, b, "-");
+  return arith2<arith::SubIOp, arith::SubFOp>(a, b, "-", a.loc());
 }
 Tensor operator*(const Operand &a, const Operand &b) {
-  return arith2<arith::MulIOp, arith::MulFOp>(a, b, "*");
+  return arith2<arith::MulIOp, arith::MulFOp>(a, b, "*", a.loc());
 }
 Tensor operator/(const Operand &a, const Operand &b) {
-  return arith2<arith::DivSIOp, arith::DivFOp>(a, b, "/");
+  return arith2<arith::DivSIOp, arith::DivFOp>(a, b, "/", a.loc());
 }
 Tensor operator%(const Operand &a, const Operand &b) {
-  return arith2<arith::RemSIOp, arith::RemFOp>(a, b, "%");
+  return arith2<arith::RemSIOp, arith::RemFOp>(a, b, "%", a.loc());
 }
 Tensor operator&(const Operand &a, const Operand &b) {
-  return arith2<arith::AndIOp, void>(a, b, "&");
+  return arith2<arith::AndIOp, void>(a, b, "&", a.loc());
 }
 Tensor operator|(const Operand &a, const Operand &b) {
-  return arith2<arith::OrIOp, void>(a, b, "|");
+  return arith2<arith::OrIOp, void>(a, b, "|", a.loc());
 }
 Tensor operator^(const Operand &a, const Operand &b) {
-  return arith2<arith::XOrIOp, void>(a, b, "^");
+  return arith2<arith::XOrIOp, void>(a, b, "^", a.loc());
 }
 Tensor operator<<(const Operand &a, const Operand &b) {
-  return arith2<arith::ShLIOp, void>(a, b, "<<");
+  return arith2<arith::ShLIOp, void>(a, b, "<<", a.loc());
 }
 Tensor operator>>(const Operand &a, const Operand &b) {
-  return arith2<arith::ShRSIOp, void>(a, b, ">>");
+  return arith2<arith::ShRSIOp, void>(a, b, ">>", a.loc());
 }
 Tensor operator<(const Operand &a, const Operand &b) {
   return compare(a, b, arith::CmpIPredicate::slt, arith::CmpFPredicate::OLT, "<");
@@ -579,25 +579,11 @@ Tensor where(const Operand &condition, const Operand &a, const Operand &b, Sourc
 }
 
 Tensor maximum(const Operand &a, const Operand &b, SourceLoc loc) {
-  Trace &t = Trace::current(loc);
-  auto [x, y] = unify(t, a, b, loc, "maximum");
-  if (isFloatType(x.getType()))
-    return Tensor(t.checked(arith::MaximumFOp::create(t.b, t.at(loc), x, y), loc, "maximum")
-                      .getResult());
-  requireKind(t, x, true, false, loc, "maximum");
-  return Tensor(
-      t.checked(arith::MaxSIOp::create(t.b, t.at(loc), x, y), loc, "maximum").getResult());
+  return arith2<arith::MaxSIOp, arith::MaximumFOp>(a, b, "maximum", loc);
 }
 
 Tensor minimum(const Operand &a, const Operand &b, SourceLoc loc) {
-  Trace &t = Trace::current(loc);
-  auto [x, y] = unify(t, a, b, loc, "minimum");
-  if (isFloatType(x.getType()))
-    return Tensor(t.checked(arith::MinimumFOp::create(t.b, t.at(loc), x, y), loc, "minimum")
-                      .getResult());
-  requireKind(t, x, true, false, loc, "minimum");
-  return Tensor(
-      t.checked(arith::MinSIOp::create(t.b, t.at(loc), x, y), loc, "minimum").getResult());
+  return arith2<arith::MinSIOp, arith::MinimumFOp>(a, b, "minimum", loc);
 }
 
 namespace {

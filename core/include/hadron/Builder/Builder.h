@@ -75,6 +75,11 @@ template <typename T> struct Constexpr {
   T value;
 
   Constexpr(T v) : value(std::move(v)) {}
+  /// From anything that converts to T (a Blocked for a Constexpr<Layout>).
+  template <typename U, std::enable_if_t<std::is_convertible_v<U, T> &&
+                                             !std::is_same_v<std::decay_t<U>, T>,
+                                         int> = 0>
+  Constexpr(U v) : value(T(std::move(v))) {}
   Constexpr(std::string n, T v) : name(std::move(n)), value(std::move(v)) {}
   operator const T &() const { return value; }
   const T &operator*() const { return value; }
