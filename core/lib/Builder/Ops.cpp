@@ -1065,24 +1065,60 @@ SharedMemory SharedMemory::slice(const std::vector<int64_t> &offsets,
           .getResult());
 }
 
+namespace {
+
+/// The shared layout of a view whose dims are permuted by `order`: the same
+/// memory, dims renumbered (a layout of the allocation's rank keeps its
+/// leading dims).
+hd::SharedLayoutAttrInterface permutedLayout(Trace &t, hd::SharedLayoutAttrInterface layout,
+                                             ArrayRef<int> order, const SourceLoc &loc,
+                                             const std::string &what) {
+  auto renumber = [&](ArrayRef<unsigned> dims) {
+    size_t lead = dims.size() - order.size();
+    SmallVector<unsigned> newIndex(dims.size());
+    for (size_t d = 0; d < lead; ++d)
+      newIndex[d] = d;
+    for (size_t i = 0; i < order.size(); ++i)
+      newIndex[lead + order[i]] = lead + i;
+    SmallVector<unsigned> out;
+    for (unsigned d : dims)
+      out.push_back(newIndex[d]);
+    return out;
+  };
+  if (auto s = dyn_cast<hd::SwizzledSharedLayoutAttr>(layout))
+    return hd::SwizzledSharedLayoutAttr::get(t.ctx, s.getVec(), s.getPerPhase(), s.getMaxPhase(),
+                                             renumber(s.getOrder()));
+  if (auto p = dyn_cast<hd::PaddedSharedLayoutAttr>(layout))
+    return hd::PaddedSharedLayoutAttr::get(t.ctx, p.getIntervals(), p.getPaddings(),
+                                           renumber(p.getOrder()));
+  t.fail(loc, what, "cannot permute a view in " + str(layout) + " (Swizzled and Padded only)");
+}
+
+} // namespace
+
 SharedMemory SharedMemory::permute(const std::vector<int> &order, SourceLoc loc) const {
   Trace &t = Trace::current(loc);
   const std::string what = "SharedMemory::permute";
   hd::MemDescType type = memdesc(t, *this, loc, what);
-  if (order.size() != type.getShape().size())
+  size_t rank = type.getShape().size();
+  std::vector<bool> seen(rank, false);
+  if (order.size() != rank)
     t.fail(loc, what, "the order needs one entry per dimension of " + str(type));
-  SmallVector<int64_t> shape, alloc;
   for (int d : order) {
-    if (d < 0 || d >= int(order.size()))
-      t.fail(loc, what, "order entry " + std::to_string(d) + " is out of range");
-    shape.push_back(type.getShape()[d]);
+    if (d < 0 || d >= int(rank) || seen[d])
+      t.fail(loc, what, "the order is not a permutation of 0.." + std::to_string(rank - 1));
+    seen[d] = true;
   }
-  size_t lead = type.getAllocShape().size() - order.size();
-  alloc.append(type.getAllocShape().begin(), type.getAllocShape().begin() + lead);
-  for (int d : order)
+  size_t lead = type.getAllocShape().size() - rank;
+  SmallVector<int64_t> shape, alloc(type.getAllocShape().begin(),
+                                    type.getAllocShape().begin() + lead);
+  for (int d : order) {
+    shape.push_back(type.getShape()[d]);
     alloc.push_back(type.getAllocShape()[lead + d]);
-  auto result =
-      hd::MemDescType::get(shape, type.getElementType(), type.getEncoding(), alloc);
+  }
+  auto result = hd::MemDescType::get(
+      shape, type.getElementType(),
+      permutedLayout(t, type.getEncoding(), order, loc, what), alloc);
   SmallVector<int32_t> o(order.begin(), order.end());
   return SharedMemory(
       t.checked(hd::MemDescPermuteOp::create(t.b, t.at(loc), result, value_, o), loc, what)
@@ -1117,20 +1153,36 @@ Tensor async_copy(const Tensor &pointer, const SharedMemory &dst, const Tensor &
   return Tensor(t.checked(op, loc, what).getResult());
 }
 
-Tensor async_commit_group(SourceLoc loc) {
+namespace {
+SmallVector<Value> tokens(Trace &t, const std::vector<Tensor> &ts, const SourceLoc &loc,
+                          const std::string &what) {
+  SmallVector<Value> out;
+  for (const Tensor &x : ts) {
+    Value v = requireTensor(t, x, loc, what);
+    if (!isa<hd::AsyncTokenType>(v.getType()))
+      t.fail(loc, what, "expects async tokens, got " + str(v.getType()));
+    out.push_back(v);
+  }
+  return out;
+}
+} // namespace
+
+Tensor async_commit_group(const std::vector<Tensor> &copies, SourceLoc loc) {
   Trace &t = Trace::current(loc);
+  const std::string what = "async_commit_group";
   auto op = hd::AsyncCommitGroupOp::create(t.b, t.at(loc), hd::AsyncTokenType::get(t.ctx),
-                                           ValueRange{});
-  return Tensor(t.checked(op, loc, "async_commit_group").getResult());
+                                           tokens(t, copies, loc, what));
+  return Tensor(t.checked(op, loc, what).getResult());
 }
 
-void async_wait_group(int pending, SourceLoc loc) {
+void async_wait_group(int pending, const std::vector<Tensor> &groups, SourceLoc loc) {
   Trace &t = Trace::current(loc);
+  const std::string what = "async_wait_group";
   if (pending < 0)
-    t.fail(loc, "async_wait_group", "pending = " + std::to_string(pending) + " is negative");
-  t.checked(hd::AsyncWaitOp::create(t.b, t.at(loc), hd::AsyncTokenType::get(t.ctx), ValueRange{},
-                                    uint32_t(pending)),
-            loc, "async_wait_group");
+    t.fail(loc, what, "pending = " + std::to_string(pending) + " is negative");
+  t.checked(hd::AsyncWaitOp::create(t.b, t.at(loc), hd::AsyncTokenType::get(t.ctx),
+                                    tokens(t, groups, loc, what), uint32_t(pending)),
+            loc, what);
 }
 
 //===----------------------------------------------------------------------===//

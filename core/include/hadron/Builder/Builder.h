@@ -380,10 +380,13 @@ void barrier(SourceLoc loc = SourceLoc::current());
 /// Starts copying global memory at `pointer` into `dst`; returns a token.
 Tensor async_copy(const Tensor &pointer, const SharedMemory &dst, const Tensor &mask = {},
                   const OptionalOperand &other = {}, SourceLoc loc = SourceLoc::current());
-/// Closes the group of async copies started since the last commit.
-Tensor async_commit_group(SourceLoc loc = SourceLoc::current());
+/// Closes the group of async copies started since the last commit (the
+/// copies' tokens may be passed to say which); returns the group's token.
+Tensor async_commit_group(const std::vector<Tensor> &copies = {},
+                          SourceLoc loc = SourceLoc::current());
 /// Waits until at most `pending` committed groups are in flight.
-void async_wait_group(int pending, SourceLoc loc = SourceLoc::current());
+void async_wait_group(int pending, const std::vector<Tensor> &groups = {},
+                      SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Dot
