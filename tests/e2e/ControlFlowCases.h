@@ -10,6 +10,8 @@
 
 #include "Blocked.h"
 
+#include <ostream>
+
 namespace hadron::e2e {
 
 struct Layout1D {
@@ -17,6 +19,9 @@ struct Layout1D {
   int block;
   std::string name() const { return layout.name() + "_b" + std::to_string(block); }
 };
+
+/// Test parameters print as their names in gtest's messages.
+inline std::ostream &operator<<(std::ostream &os, const Layout1D &c) { return os << c.name(); }
 
 inline const Layout1D kControlFlowLayouts[] = {
     {{{4}, {32}, {4}, {0}}, 512},

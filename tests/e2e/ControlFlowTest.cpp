@@ -106,7 +106,7 @@ TEST_P(ControlFlow, NestedLoopsWithABranch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, ControlFlow, ::testing::ValuesIn(kControlFlowLayouts),
-                         [](const auto &info) { return info.param.name(); });
+                         ::testing::PrintToStringParamName());
 
 } // namespace
 } // namespace hadron::e2e
