@@ -1,13 +1,16 @@
-//===- Kernels.h - The benchmarks' hd kernels, generated from a config ----===//
+//===- Kernels.h - The benchmarks' hd kernels, one per config -------------===//
 //
-// Every benchmark kernel is textual hd IR written from a template with the
-// block size, sizePerThread and num_warps substituted (a 1-D blocked layout
-// with 32 threads per warp, which the host target folds into registers).
-// Pointer arguments and the element counts carry hd.divisibility = 16 (as
-// Triton specialises arguments divisible by 16), so the loads and stores,
-// masked ones included, are 16-byte vectors: a launch must pass counts that
-// are multiples of 16 (kCountMultiple). The IR text is the kernel cache's key: the compile-only
-// mode and a device run generate the same bytes for the same config.
+// Every benchmark kernel is written with the C++ builder (KernelSources.cpp)
+// and specialised by its block size, sizePerThread and num_warps (a 1-D
+// blocked layout with 32 threads per warp, which the host target folds into
+// registers). hadron-bench links no MLIR, so the build runs the builder for
+// every config the bench accepts (allConfigs()) and compiles the IR into a
+// table (KernelIR.cpp). Pointer arguments and the element counts carry
+// hd.divisibility = 16 (as Triton specialises arguments divisible by 16), so
+// the loads and stores, masked ones included, are 16-byte vectors: a launch
+// must pass counts that are multiples of 16 (kCountMultiple). The IR text is
+// the kernel cache's key: the compile-only mode and a device run get the
+// same bytes for the same config.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_BENCH_KERNELS_H
@@ -44,7 +47,12 @@ std::string kernelName(Op op);
 
 /// The kernel's IR. copy(src, dst, n), add(a, b, c, n) over `n` elements;
 /// softmax(in, out, n_cols): one program per row of n_cols <= block floats.
+/// Empty for a config outside allConfigs() (the option parser rejects those).
 std::string kernelIR(Op op, const Config &c);
+
+/// Every config the bench accepts: block, spt and warps powers of two,
+/// block <= 65536 and spt * 32 * warps <= block.
+std::vector<Config> allConfigs();
 
 /// Configs worth trying: block sizes x spt x warps, keeping those whose
 /// layout tile (spt * 32 * warps) fits in the block.

@@ -139,15 +139,6 @@ std::string seedMessage(uint64_t seed) {
 
 namespace {
 
-std::string join(const std::vector<int> &v, const char *sep) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? sep : "") + std::to_string(v[i]);
-  return s;
-}
-
-std::string list(const std::vector<int> &v) { return "[" + join(v, ", ") + "]"; }
-
 int log2i(long v) {
   int k = 0;
   while ((1L << k) < v)
@@ -156,41 +147,6 @@ int log2i(long v) {
 }
 
 } // namespace
-
-int Blocked::numWarps() const {
-  int n = 1;
-  for (int w : wpc)
-    n *= w;
-  return n;
-}
-
-std::vector<int> Blocked::lanesFor(unsigned lanes) const {
-  std::vector<int> t = tpw;
-  if (lanes > 32) {
-    t[order[0]] *= static_cast<int>(lanes / 32);
-  } else {
-    int divide = static_cast<int>(32 / lanes);
-    for (int d : order)
-      while (divide > 1 && t[d] > 1) {
-        t[d] /= 2;
-        divide /= 2;
-      }
-  }
-  return t;
-}
-
-int Blocked::tile(int d, unsigned lanes) const { return spt[d] * lanesFor(lanes)[d] * wpc[d]; }
-
-std::string Blocked::str(unsigned lanes) const {
-  return "#hd.blocked<{sizePerThread = " + list(spt) + ", threadsPerWarp = " +
-         list(lanesFor(lanes)) + ", warpsPerCTA = " + list(wpc) + ", order = " + list(order) +
-         "}>";
-}
-
-std::string Blocked::name() const {
-  return "s" + join(spt, "x") + "_t" + join(tpw, "x") + "_w" + join(wpc, "x") + "_o" +
-         join(order, "");
-}
 
 std::string sliceOf(int dim, const std::string &parent) {
   return "#hd.slice<{dim = " + std::to_string(dim) + ", parent = " + parent + "}>";
@@ -212,7 +168,7 @@ std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numW
     for (int d = 0; d < rank; ++d)
       if (p >= low[d] && p < low[d] + bits[d])
         c[d] = 1 << (p - low[d]);
-    return list(c);
+    return listInts(c);
   };
   std::vector<int> zero(rank, 0);
   const int laneBits = log2i(lanes), warpBits = log2i(numWarps);
@@ -222,9 +178,9 @@ std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numW
   for (int i = 0; i < regBits; ++i)
     reg.push_back(basis(perm[next++]));
   for (int i = 0; i < laneBits; ++i)
-    lane.push_back(next < perm.size() ? basis(perm[next++]) : list(zero));
+    lane.push_back(next < perm.size() ? basis(perm[next++]) : listInts(zero));
   for (int i = 0; i < warpBits; ++i)
-    warp.push_back(next < perm.size() ? basis(perm[next++]) : list(zero));
+    warp.push_back(next < perm.size() ? basis(perm[next++]) : listInts(zero));
   auto bases = [](const std::vector<std::string> &b) {
     std::string s = "[";
     for (size_t i = 0; i < b.size(); ++i)
@@ -239,7 +195,7 @@ std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numW
 // Building IR
 //===----------------------------------------------------------------------===//
 
-std::string shapeStr(const std::vector<int> &shape) { return join(shape, "x"); }
+std::string shapeStr(const std::vector<int> &shape) { return joinInts(shape, "x"); }
 
 std::string tensorType(const std::vector<int> &shape, const std::string &elem,
                        const std::string &layout) {

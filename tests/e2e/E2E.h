@@ -11,6 +11,8 @@
 #ifndef HADRON_TESTS_E2E_E2E_H
 #define HADRON_TESTS_E2E_E2E_H
 
+#include "Blocked.h"
+
 #include "hadron/runtime/Runtime.hpp"
 
 #include <gtest/gtest.h>
@@ -77,23 +79,6 @@ std::string seedMessage(uint64_t seed);
 //===----------------------------------------------------------------------===//
 // Layouts
 //===----------------------------------------------------------------------===//
-
-/// A blocked layout written for 32 threads per warp; `str` adapts it to the
-/// session's lane count by scaling threadsPerWarp along the fastest
-/// dimensions, so one list of layouts serves warp sizes 16, 32 and 64.
-struct Blocked {
-  std::vector<int> spt, tpw, wpc, order;
-
-  int rank() const { return static_cast<int>(spt.size()); }
-  int numWarps() const;
-  /// threadsPerWarp for `lanes` threads.
-  std::vector<int> lanesFor(unsigned lanes) const;
-  /// The CTA tile along dimension d for `lanes` threads.
-  int tile(int d, unsigned lanes) const;
-  std::string str(unsigned lanes) const;
-  /// For test names: "s4_t32_w4_o0".
-  std::string name() const;
-};
 
 std::string sliceOf(int dim, const std::string &parent);
 
@@ -171,6 +156,11 @@ private:
   std::vector<std::string> args_, body_;
   int next_ = 0;
 };
+
+/// The IR of a kernel written with the C++ builder and built at build time
+/// (tests/e2e/kernels, by hadron-e2e-kernels: this binary links no MLIR);
+/// empty when no kernel has `key`.
+std::string builtKernelIR(const std::string &key);
 
 /// `text` with line numbers, for failure messages.
 std::string numbered(const std::string &text);
