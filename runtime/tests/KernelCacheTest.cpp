@@ -329,6 +329,68 @@ TEST_F(KernelCacheTest, MissCompilesAndWritesTheEntry) {
   EXPECT_EQ(std::system(("test $(ls -A '" + cacheDir + "/kernels' | wc -l) -eq 1").c_str()), 0);
 }
 
+// What the cache creates is the user's alone: directories 0700 (the XDG
+// spec's rule for the cache home), entries 0600.
+TEST_F(KernelCacheTest, WhatItCreatesIsTheUsersAlone) {
+  const mode_t saved = ::umask(0);
+  const std::string nested = root + "/a/b/cache";
+  ::setenv("HADRON_CACHE_DIR", nested.c_str(), 1);
+  Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+  auto d = ctx.select("fakejit");
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->loadIR("module { modes }").ok());
+  // The XDG default, whose parent does not exist yet either.
+  ::unsetenv("HADRON_CACHE_DIR");
+  ::setenv("XDG_CACHE_HOME", (root + "/xdg").c_str(), 1);
+  ASSERT_TRUE(d->loadIR("module { xdg modes }").ok());
+  ::unsetenv("XDG_CACHE_HOME");
+  ::umask(saved);
+
+  auto mode = [](const std::string &path) {
+    struct stat st;
+    EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+    return st.st_mode & 07777;
+  };
+  for (const std::string &dir : {root + "/a", root + "/a/b", nested, nested + "/kernels",
+                                 root + "/xdg", root + "/xdg/hadron", root + "/xdg/hadron/kernels"})
+    EXPECT_EQ(mode(dir), 0700u) << dir;
+  EXPECT_EQ(mode(cache::entryPath(nested, fakeKey("module { modes }"))), 0600u);
+  // A directory that exists keeps its mode.
+  EXPECT_EQ(mode(root), 0700u); // mkdtemp's
+}
+
+// The context keeps what it loaded: a second load of one kernel reads no
+// file, and its modules share the loaded binary.
+TEST_F(KernelCacheTest, SecondLoadInAContextComesFromMemory) {
+  Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+  auto d = ctx.select("fakejit");
+  ASSERT_TRUE(d.ok());
+  const std::string ir = "module { memory }";
+  auto first = d->loadIR(ir);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(::unlink(entryOf(fakeKey(ir)).c_str()), 0);
+  auto second = d->loadIR(ir);
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_FALSE(exists(entryOf(fakeKey(ir))));
+  // The binary both modules share outlives the first.
+  *first = Module(nullptr);
+  auto buf = d->alloc(16);
+  ASSERT_TRUE(buf.ok());
+  auto k = second->kernel("jit_fake1");
+  ASSERT_TRUE(k.ok());
+  EXPECT_TRUE(k->launch({1, 1, 1}, {buf->arg()}).ok());
+  // Another device of the plugin loads its own copy.
+  auto other = ctx.select("fakejit:1");
+  ASSERT_TRUE(other.ok());
+  auto third = other->loadIR(ir);
+  ASSERT_TRUE(third.ok()) << third.status().message();
+  auto buf1 = other->alloc(16);
+  ASSERT_TRUE(buf1.ok());
+  auto k1 = third->kernel("jit_fake1");
+  ASSERT_TRUE(k1.ok());
+  EXPECT_TRUE(k1->launch({1, 1, 1}, {buf1->arg()}).ok());
+}
+
 TEST_F(KernelCacheTest, HitNeedsNoCompilerPart) {
   const std::string ir = "module { hit }";
   {
