@@ -40,12 +40,16 @@
  *   HADRON_DEVICE       the selector used when hd_context_select is given
  *                       NULL or "".
  *   HADRON_CACHE_DIR    the kernel cache's directory (see "The kernel cache"
- *                       below); "off" disables the cache. Unset or empty:
- *                       $XDG_CACHE_HOME/hadron, else $HOME/.cache/hadron.
+ *                       below); "off" disables the on-disk cache. Unset or
+ *                       empty: $XDG_CACHE_HOME/hadron, else
+ *                       $HOME/.cache/hadron. What the cache creates is
+ *                       mode 0700 (directories) and 0600 (entries).
  *
  * The kernel cache: hd_module_load_ir and hd_context_compile keep what they
- * compile in `<cache dir>/kernels/<key>.hdk`, and look there first. The key
- * is a SHA-256 of the IR bytes, the plugin's name and ABI version, the
+ * compile in the context's memory and in `<cache dir>/kernels/<key>.hdk`,
+ * and look in both first (a load from memory reuses the binary the device
+ * already loaded). The key is a SHA-256 of the IR bytes, Hadron's release,
+ * the plugin's name and ABI version, the
  * resolved arch (options->arch, else for hd_module_load_ir the device's arch
  * when the plugin lists it, else the plugin's default; "native" adds this
  * CPU's model and features), the opt level and the cache format version. So
@@ -63,11 +67,12 @@
  *    rename), so concurrent processes never see half an entry.
  *  - A damaged entry (bad magic, other format version, another key, sizes
  *    that do not add up, failed checksum) or a binary the device refuses is
- *    a miss: compiled again and overwritten. A directory that cannot be
+ *    a miss: reported once on stderr, compiled again and overwritten. A directory that cannot be
  *    created or written only means nothing is cached; compiling still
  *    succeeds.
- *  - options->dump_dir set: the cache is neither read nor written (the stage
+ *  - options->dump_dir set: neither cache is read or written (the stage
  *    dumps come only from a compilation that runs).
+ *  - Threads that load one kernel at once compile it once.
  *  - Failed compilations are not cached.
  *===----------------------------------------------------------------------===*/
 #ifndef HADRON_RUNTIME_RUNTIME_H
