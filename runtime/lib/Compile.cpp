@@ -75,8 +75,12 @@ struct CacheSlot {
 // default arch: hd_context_compile passes that one explicitly, so a kernel
 // compiled ahead of time for a plugin's default arch gets the same key as a
 // JIT of the same IR on a device of that arch.
-CacheSlot cacheSlotFor(const Plugin &plugin, const hd_compile_options &opts, const char *ir,
-                       uint64_t size) {
+//
+// The SHA-256 of a few kilobytes of IR is most of what a load from memory
+// costs, so the context remembers each key by its inputs' bytes: a repeated
+// load compares bytes instead of hashing them.
+CacheSlot cacheSlotFor(hd_context &ctx, const Plugin &plugin, const hd_compile_options &opts,
+                       const char *ir, uint64_t size) {
   CacheSlot slot;
   if (opts.dump_dir && *opts.dump_dir)
     return slot;
@@ -89,7 +93,25 @@ CacheSlot cacheSlotFor(const Plugin &plugin, const hd_compile_options &opts, con
   inputs.arch = opts.arch ? std::string_view(opts.arch) : std::string_view(plugin.defaultArch);
   inputs.optLevel = opts.opt_level;
   inputs.ir = std::string_view(ir, size);
+
+  std::string memo = plugin.name;
+  memo += '\0';
+  memo += inputs.arch;
+  memo += '\0';
+  memo += std::to_string(inputs.optLevel);
+  memo += '\0';
+  memo.append(ir, size);
+  {
+    std::lock_guard<std::mutex> lock(ctx.cacheMutex);
+    auto known = ctx.keysByInput.find(memo);
+    if (known != ctx.keysByInput.end()) {
+      slot.key = known->second;
+      return slot;
+    }
+  }
   slot.key = cache::computeKey(inputs);
+  std::lock_guard<std::mutex> lock(ctx.cacheMutex);
+  ctx.keysByInput.emplace(std::move(memo), slot.key);
   return slot;
 }
 
@@ -202,7 +224,7 @@ hd_status loadIR(hd_device *device, const char *ir, uint64_t size, const hd_comp
                  hd_module **out, hd_error *err) {
   hd_context &ctx = *device->context;
   Plugin &plugin = *device->plugin;
-  CacheSlot slot = cacheSlotFor(plugin, opts, ir, size);
+  CacheSlot slot = cacheSlotFor(ctx, plugin, opts, ir, size);
   std::shared_ptr<std::mutex> lockOfKey;
   std::unique_lock<std::mutex> held;
   if (slot.use) {
@@ -397,7 +419,7 @@ hd_status hd_context_compile(hd_context *ctx, const char *plugin, const char *ir
     }
 
     auto result = std::make_unique<hd_compiled>();
-    CacheSlot slot = cacheSlotFor(target, opts, ir, size);
+    CacheSlot slot = cacheSlotFor(*ctx, target, opts, ir, size);
     std::shared_ptr<std::mutex> lockOfKey;
     std::unique_lock<std::mutex> held;
     if (slot.use) {

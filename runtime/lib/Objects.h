@@ -21,6 +21,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct hd_device {
@@ -108,6 +109,9 @@ struct hd_context {
   /// One lock per key, held while that key is looked up, compiled and
   /// stored: threads that want one kernel at once compile it once.
   std::map<hadron::runtime::cache::Digest, std::shared_ptr<std::mutex>> keyLocks;
+  /// Each key by the bytes of its inputs (plugin, arch, opt level, IR), so
+  /// that a repeated load does not hash the IR again.
+  std::unordered_map<std::string, hadron::runtime::cache::Digest> keysByInput;
 };
 
 namespace hadron::runtime {
