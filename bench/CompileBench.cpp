@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +50,14 @@ using Clock = std::chrono::steady_clock;
 
 double microsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+/// CPU time of this process (all threads), in microseconds: on a shared
+/// machine it says what a call costs when the wall clock also counts others.
+double cpuMicros() {
+  rusage u;
+  ::getrusage(RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + u.ru_utime.tv_usec + u.ru_stime.tv_usec;
 }
 
 double median(std::vector<double> v) {
@@ -103,8 +112,8 @@ bool check(const rt::Device &dev, const rt::Module &module, std::string &why,
 }
 
 /// In a child: the first load (cold, compiler part not loaded yet), then
-/// another kernel's (compiler loaded), each checked. Writes two figures in
-/// microseconds to `fd`.
+/// another kernel's (compiler loaded), each checked. Writes their wall and
+/// CPU times in microseconds to `fd`.
 int coldChild(const Options &o, const std::string &cacheDir, int fd) {
   ::setenv("HADRON_CACHE_DIR", cacheDir.c_str(), 1);
   auto ctx = rt::Context::create();
@@ -113,13 +122,15 @@ int coldChild(const Options &o, const std::string &cacheDir, int fd) {
   auto dev = ctx->select(o.device);
   if (!dev)
     return std::fprintf(stderr, "%s\n", dev.status().message().c_str()), 1;
-  double figures[2];
+  double figures[4];
   int i = 0;
   for (const Config &c : {kCopy, kOther}) {
     const std::string ir = hadron::bench::kernelIR(Op::Copy, c);
+    const double cpu = cpuMicros();
     auto start = Clock::now();
     auto m = dev->loadIR(ir);
     figures[i++] = microsSince(start);
+    figures[i++] = cpuMicros() - cpu;
     std::string why;
     if (!m || !check(*dev, *m, why, c.block))
       return std::fprintf(stderr, "cold load: %s\n",
@@ -135,7 +146,7 @@ int run(const Options &o) {
     return std::perror("mkdtemp"), 1;
   const std::string root = pattern;
 
-  std::vector<double> cold, coldLoaded;
+  std::vector<double> cold, coldLoaded, coldCpu, coldLoadedCpu;
   for (unsigned r = 0; r < o.runs; ++r) {
     const std::string cacheDir = root + "/cold-" + std::to_string(r);
     int fds[2];
@@ -148,7 +159,7 @@ int run(const Options &o) {
       ::_exit(coldChild(o, cacheDir, fds[1]));
     }
     ::close(fds[1]);
-    double figures[2] = {0, 0};
+    double figures[4] = {0, 0, 0, 0};
     bool got = ::read(fds[0], figures, sizeof(figures)) == sizeof(figures);
     ::close(fds[0]);
     int status = 0;
@@ -156,7 +167,9 @@ int run(const Options &o) {
     if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
       return std::fprintf(stderr, "cold run %u failed\n", r), 1;
     cold.push_back(figures[0]);
-    coldLoaded.push_back(figures[1]);
+    coldCpu.push_back(figures[1]);
+    coldLoaded.push_back(figures[2]);
+    coldLoadedCpu.push_back(figures[3]);
   }
 
   // The warm figures in this process, over the cache the last child filled.
@@ -230,10 +243,10 @@ int run(const Options &o) {
 
   std::printf("copy kernel (%s), on %s; medians\n", kCopy.describe().c_str(),
               dev->name().c_str());
-  std::printf("  cold: first load_ir in a process, empty cache    %9.1f ms  (%u runs)\n",
-              median(cold) / 1000, o.runs);
-  std::printf("  cold, compiler part already loaded               %9.1f ms\n",
-              median(coldLoaded) / 1000);
+  std::printf("  cold: first load_ir in a process, empty cache    %9.1f ms  (CPU %.1f ms; %u runs)\n",
+              median(cold) / 1000, median(coldCpu) / 1000, o.runs);
+  std::printf("  cold, compiler part already loaded               %9.1f ms  (CPU %.1f ms)\n",
+              median(coldLoaded) / 1000, median(coldLoadedCpu) / 1000);
   std::printf("  disk hit: first load_ir in a new context         %9.1f us\n", median(diskHit));
   std::printf("  memory hit: load_ir of a kernel the context has  %9.2f us  (%u calls)\n",
               median(memoryHit), o.calls);
