@@ -5,7 +5,6 @@
 #include "Objects.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <new>
 
@@ -99,10 +98,7 @@ hd_status loadBundle(hd_device *device, const hd_bundle &b, hd_module **out, hd_
       refusals += "\n  " + e->target() + ": " + loadErr.message;
       continue;
     }
-    std::vector<hd_kernel_signature> sigs;
-    for (const cache::KernelRecord &k : e->kernels)
-      sigs.push_back({k.name.c_str(), static_cast<uint32_t>(k.args.size()), k.args.data(),
-                      k.numWarps, k.warpSize, k.staticSharedBytes});
+    std::vector<hd_kernel_signature> sigs = signaturesOf(e->kernels);
     return makeModule(device, std::move(loaded), sigs.data(), static_cast<uint32_t>(sigs.size()),
                       out, err);
   }
@@ -139,13 +135,7 @@ hd_status hd_context_compile_bundle(hd_context *ctx, const char *targets, const 
   if (!ctx || !targets || !ir || !out)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_compile_bundle: NULL argument");
   *out = nullptr;
-  // Options of any struct_size, completed; none means opt level 3.
-  hd_compile_options base{};
-  if (options)
-    std::memcpy(&base, options, std::min<size_t>(sizeof(base), options->struct_size));
-  else
-    base.opt_level = 3;
-  base.struct_size = sizeof(base);
+  const hd_compile_options base = completeOptions(options);
   if (base.arch)
     return fail(err, HD_ERROR_INVALID_ARGUMENT,
                 "hd_context_compile_bundle: options->arch is '%s'; each target names its arch "

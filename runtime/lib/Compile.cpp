@@ -21,10 +21,8 @@
 
 using namespace hadron::runtime;
 
-namespace {
+namespace hadron::runtime {
 
-// Copies `options` (whatever its struct_size) into a full-size struct; no
-// options means opt level 3.
 hd_compile_options completeOptions(const hd_compile_options *options) {
   hd_compile_options opts{};
   if (options)
@@ -34,6 +32,18 @@ hd_compile_options completeOptions(const hd_compile_options *options) {
   opts.struct_size = sizeof(opts);
   return opts;
 }
+
+std::vector<hd_kernel_signature> signaturesOf(const std::vector<cache::KernelRecord> &kernels) {
+  std::vector<hd_kernel_signature> sigs;
+  for (const cache::KernelRecord &k : kernels)
+    sigs.push_back({k.name.c_str(), static_cast<uint32_t>(k.args.size()), k.args.data(),
+                    k.numWarps, k.warpSize, k.staticSharedBytes});
+  return sigs;
+}
+
+} // namespace hadron::runtime
+
+namespace {
 
 // Loads `plugin`'s compiler part under the context's lock.
 hd_status compilerOf(hd_context *ctx, Plugin &plugin, const hd_compiler_table **out,
@@ -202,18 +212,9 @@ void forget(hd_context &ctx, const cache::Digest &key) {
   ctx.kernelCache.erase(found);
 }
 
-// Signatures pointing into `entry`, for makeModule to copy.
-std::vector<hd_kernel_signature> signaturesOf(const cache::Entry &entry) {
-  std::vector<hd_kernel_signature> sigs;
-  for (const cache::KernelRecord &k : entry.kernels)
-    sigs.push_back({k.name.c_str(), static_cast<uint32_t>(k.args.size()), k.args.data(),
-                    k.numWarps, k.warpSize, k.staticSharedBytes});
-  return sigs;
-}
-
 hd_status moduleOf(hd_device *device, std::shared_ptr<LoadedBinary> loaded,
                    const cache::Entry &entry, hd_module **out, hd_error *err) {
-  std::vector<hd_kernel_signature> sigs = signaturesOf(entry);
+  std::vector<hd_kernel_signature> sigs = signaturesOf(entry.kernels);
   return makeModule(device, std::move(loaded), sigs.data(), static_cast<uint32_t>(sigs.size()),
                     out, err);
 }

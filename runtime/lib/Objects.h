@@ -131,6 +131,13 @@ hd_status makeModule(hd_device *device, std::shared_ptr<LoadedBinary> binary,
                      const hd_kernel_signature *kernels, uint32_t numKernels, hd_module **out,
                      hd_error *err);
 
+/// `options` of any struct_size copied into a full-size struct; NULL means
+/// opt level 3 and the defaults.
+hd_compile_options completeOptions(const hd_compile_options *options);
+
+/// Signatures pointing into `kernels`, for makeModule to copy.
+std::vector<hd_kernel_signature> signaturesOf(const std::vector<cache::KernelRecord> &kernels);
+
 /// hd_module_load_bundle of bundle file bytes.
 hd_status loadBundleBytes(hd_device *device, const void *bytes, uint64_t size, hd_module **out,
                           hd_error *err);
