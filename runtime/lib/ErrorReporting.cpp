@@ -2,6 +2,10 @@
 
 #include "ErrorReporting.h"
 
+#include <cstdio>
+#include <mutex>
+#include <set>
+
 namespace hadron::runtime {
 
 hd_status failWith(hd_error *err, hd_status code, const std::string &message) {
@@ -13,6 +17,14 @@ void clearError(hd_error *err) {
     err->code = HD_OK;
     err->message[0] = '\0';
   }
+}
+
+void warnOnce(const std::string &message) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (said.insert(message).second)
+    std::fprintf(stderr, "hadron: warning: %s\n", message.c_str());
 }
 
 } // namespace hadron::runtime

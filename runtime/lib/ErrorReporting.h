@@ -18,6 +18,12 @@ hd_status failWith(hd_error *err, hd_status code, const std::string &message);
 /// Marks `err` as a success: code HD_OK, empty message.
 void clearError(hd_error *err);
 
+/// Prints "hadron: warning: <message>" on stderr, the first time this
+/// process is told that message: for what the runtime recovers from but the
+/// user should hear of (a damaged kernel cache entry), without a flood when
+/// it recurs.
+void warnOnce(const std::string &message);
+
 } // namespace hadron::runtime
 
 #endif // HADRON_RUNTIME_ERRORREPORTING_H

@@ -2,6 +2,8 @@
 
 #include "KernelCache.h"
 
+#include "ByteIO.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -143,15 +145,8 @@ bool isZero(const Digest &digest) {
 
 namespace {
 
-void putU32(std::string &out, uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    out += static_cast<char>(v >> (8 * i));
-}
-
-void putU64(std::string &out, uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    out += static_cast<char>(v >> (8 * i));
-}
+using bytes::putU32;
+using bytes::putU64;
 
 void hashField(Sha256 &h, std::string_view field) {
   std::string size;
@@ -165,6 +160,8 @@ void hashU32(Sha256 &h, uint32_t v) {
   putU32(s, v);
   h.update(s);
 }
+
+} // namespace
 
 // "native" means the CPU that compiles, which is the CPU that runs: an entry
 // made on another CPU model may use instructions this one lacks. The model
@@ -188,12 +185,11 @@ const std::string &hostCpuIdentity() {
   return identity;
 }
 
-} // namespace
-
 Digest computeKey(const KeyInputs &inputs) {
   Sha256 h;
   hashField(h, "hadron-kernel-cache");
   hashU32(h, kFormatVersion);
+  hashField(h, HADRON_VERSION);
   hashField(h, inputs.plugin);
   hashU32(h, inputs.abiMajor);
   hashU32(h, inputs.abiMinor);
@@ -226,49 +222,66 @@ namespace {
 constexpr char kMagic[8] = {'H', 'D', 'K', 'C', 'A', 'C', 'H', 'E'};
 constexpr uint64_t kAbsent = ~uint64_t(0);
 
-// Reads little-endian fields from a byte range; every read is bounds-checked
-// and a failed one leaves the reader failed.
-class Reader {
-public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  bool ok() const { return ok_; }
-  size_t remaining() const { return bytes_.size() - pos_; }
-
-  uint64_t u(unsigned size) {
-    if (!take(size))
-      return 0;
-    uint64_t v = 0;
-    for (unsigned i = 0; i < size; ++i)
-      v |= uint64_t(static_cast<uint8_t>(bytes_[pos_ - size + i])) << (8 * i);
-    return v;
-  }
-  uint32_t u32() { return static_cast<uint32_t>(u(4)); }
-  uint64_t u64() { return u(8); }
-  std::string_view bytes(uint64_t size) {
-    if (size > remaining()) {
-      ok_ = false;
-      return {};
-    }
-    if (!take(static_cast<size_t>(size)))
-      return {};
-    return bytes_.substr(pos_ - size, size);
-  }
-
-private:
-  bool take(size_t size) {
-    if (!ok_ || size > remaining())
-      return ok_ = false;
-    pos_ += size;
-    return true;
-  }
-  std::string_view bytes_;
-  size_t pos_ = 0;
-  bool ok_ = true;
-};
+using bytes::Reader;
 
 bool isKnownKind(uint32_t kind) { return kind <= HD_ARG_F64; }
 
 } // namespace
+
+void encodeKernels(std::string &out, const std::vector<KernelRecord> &kernels) {
+  putU32(out, static_cast<uint32_t>(kernels.size()));
+  for (const KernelRecord &k : kernels) {
+    putU32(out, static_cast<uint32_t>(k.name.size()));
+    out += k.name;
+    putU32(out, static_cast<uint32_t>(k.args.size()));
+    for (hd_arg_kind a : k.args)
+      putU32(out, static_cast<uint32_t>(a));
+    putU32(out, k.numWarps);
+    putU32(out, k.warpSize);
+    putU64(out, k.staticSharedBytes);
+  }
+}
+
+bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::string *why) {
+  auto refuse = [&](std::string reason) {
+    if (why)
+      *why = std::move(reason);
+    return false;
+  };
+  uint32_t numKernels = r.u32();
+  if (!r.ok())
+    return refuse("truncated before the kernel count");
+  for (uint32_t k = 0; k < numKernels && r.ok(); ++k) {
+    KernelRecord rec;
+    uint32_t nameSize = r.u32();
+    rec.name = std::string(r.bytes(nameSize));
+    if (!r.ok())
+      return refuse("kernel " + std::to_string(k) + ": a name of " + std::to_string(nameSize) +
+                    " bytes overruns the entry");
+    uint32_t numArgs = r.u32();
+    // Each argument takes 4 bytes: a count past the end is caught before
+    // anything is allocated for it.
+    if (!r.ok() || numArgs > r.remaining() / 4)
+      return refuse("kernel " + std::to_string(k) + ": argument count " +
+                    std::to_string(numArgs) + " overruns the entry");
+    for (uint32_t a = 0; a < numArgs; ++a) {
+      uint32_t kind = r.u32();
+      if (!isKnownKind(kind))
+        return refuse("kernel " + std::to_string(k) + ": unknown argument kind " +
+                      std::to_string(kind));
+      rec.args.push_back(static_cast<hd_arg_kind>(kind));
+    }
+    rec.numWarps = r.u32();
+    rec.warpSize = r.u32();
+    rec.staticSharedBytes = r.u64();
+    if (r.ok() && (rec.name.empty() || rec.name.find('\0') != std::string::npos))
+      return refuse("kernel " + std::to_string(k) + " has no valid name");
+    kernels.push_back(std::move(rec));
+  }
+  if (!r.ok())
+    return refuse("kernel signatures overrun the entry");
+  return true;
+}
 
 Entry Entry::fromCompiled(const hd_compiled_module &module, const Digest &compilerIdentity) {
   Entry e;
@@ -313,17 +326,7 @@ std::string encode(const Digest &key, const Entry &entry) {
   putU64(out, entry.binary.size());
   putU64(out, entry.assembly ? entry.assembly->size() : kAbsent);
   putU64(out, entry.llvmIR ? entry.llvmIR->size() : kAbsent);
-  putU32(out, static_cast<uint32_t>(entry.kernels.size()));
-  for (const KernelRecord &k : entry.kernels) {
-    putU32(out, static_cast<uint32_t>(k.name.size()));
-    out += k.name;
-    putU32(out, static_cast<uint32_t>(k.args.size()));
-    for (hd_arg_kind a : k.args)
-      putU32(out, static_cast<uint32_t>(a));
-    putU32(out, k.numWarps);
-    putU32(out, k.warpSize);
-    putU64(out, k.staticSharedBytes);
-  }
+  encodeKernels(out, entry.kernels);
   out += entry.binary;
   if (entry.assembly)
     out += *entry.assembly;
@@ -371,38 +374,11 @@ std::optional<Entry> decode(const Digest &key, std::string_view bytes, std::stri
   if (r.ok())
     std::memcpy(e.compilerIdentity.data(), identity.data(), kDigest);
   uint64_t binarySize = r.u64(), asmSize = r.u64(), irSize = r.u64();
-  uint32_t numKernels = r.u32();
   if (!r.ok())
     return refuse("truncated header");
-  for (uint32_t k = 0; k < numKernels && r.ok(); ++k) {
-    KernelRecord rec;
-    uint32_t nameSize = r.u32();
-    rec.name = std::string(r.bytes(nameSize));
-    if (!r.ok())
-      return refuse("kernel " + std::to_string(k) + ": a name of " + std::to_string(nameSize) +
-                    " bytes overruns the entry");
-    uint32_t numArgs = r.u32();
-    // Each argument takes 4 bytes: a count past the end is caught before
-    // anything is allocated for it.
-    if (!r.ok() || numArgs > r.remaining() / 4)
-      return refuse("kernel " + std::to_string(k) + ": argument count " +
-                    std::to_string(numArgs) + " overruns the entry");
-    for (uint32_t a = 0; a < numArgs; ++a) {
-      uint32_t kind = r.u32();
-      if (!isKnownKind(kind))
-        return refuse("kernel " + std::to_string(k) + ": unknown argument kind " +
-                      std::to_string(kind));
-      rec.args.push_back(static_cast<hd_arg_kind>(kind));
-    }
-    rec.numWarps = r.u32();
-    rec.warpSize = r.u32();
-    rec.staticSharedBytes = r.u64();
-    if (r.ok() && (rec.name.empty() || rec.name.find('\0') != std::string::npos))
-      return refuse("kernel " + std::to_string(k) + " has no valid name");
-    e.kernels.push_back(std::move(rec));
-  }
-  if (!r.ok())
-    return refuse("kernel signatures overrun the entry");
+  std::string reason;
+  if (!decodeKernels(r, e.kernels, &reason))
+    return refuse(reason);
   uint64_t payload = binarySize;
   for (uint64_t s : {asmSize, irSize})
     if (s != kAbsent)
@@ -431,7 +407,11 @@ std::string env(const char *name) {
   return v ? v : "";
 }
 
-// mkdir -p; true when `path` is a directory afterwards.
+} // namespace
+
+// mkdir -p; true when `path` is a directory afterwards. What it creates is
+// the user's alone (0700), as the XDG spec asks of $XDG_CACHE_HOME; a
+// directory that exists keeps its mode.
 bool makeDirectories(const std::string &path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0)
@@ -439,36 +419,43 @@ bool makeDirectories(const std::string &path) {
   size_t slash = path.find_last_of('/');
   if (slash != std::string::npos && slash > 0 && !makeDirectories(path.substr(0, slash)))
     return false;
-  return ::mkdir(path.c_str(), 0777) == 0 || errno == EEXIST;
+  return ::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
 bool readFile(const std::string &path, std::string &out, std::string *why) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno != ENOENT && why)
-      *why = "cannot open " + path + ": " + std::strerror(errno);
+  auto refuse = [&](const std::string &reason) {
+    if (why)
+      *why = path + ": " + reason;
     return false;
-  }
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT ? false : refuse(std::string("cannot open: ") + std::strerror(errno));
   struct stat st;
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (ok) {
-    out.resize(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (ok && done < out.size()) {
-      ssize_t n = ::read(fd, &out[done], out.size() - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      ok = n > 0;
-      done += n > 0 ? static_cast<size_t>(n) : 0;
-    }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return refuse("not a regular file");
   }
-  if (!ok && why)
-    *why = "cannot read " + path;
+  out.resize(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::read(fd, &out[done], out.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      ::close(fd);
+      return refuse(n == 0 ? "shorter than its size while being read"
+                           : std::string("cannot read: ") + std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
   ::close(fd);
-  return ok;
+  return true;
 }
 
-bool writeAll(int fd, const std::string &bytes) {
+namespace {
+
+bool writeAll(int fd, std::string_view bytes) {
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -531,26 +518,21 @@ std::optional<Entry> load(const std::string &dir, const Digest &key, std::string
   return entry;
 }
 
-bool store(const std::string &dir, const Digest &key, const Entry &entry, std::string *why) {
-  std::string kernels = dir + "/kernels";
-  if (!makeDirectories(kernels)) {
-    if (why)
-      *why = "cannot create " + kernels + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string path = entryPath(dir, key);
-  // A name no other writer uses: concurrent writers of one key each rename
+bool writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode,
+                         std::string *why) {
+  // A name no other writer uses: concurrent writers of one path each rename
   // a complete file, and the last rename wins.
   static std::atomic<uint64_t> counter{0};
-  std::string temp = kernels + "/." + toHex(key) + "." + std::to_string(::getpid()) + "." +
-                     std::to_string(counter++) + ".tmp";
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  std::string dir = directoryOf(path);
+  std::string temp = dir + "/." + path.substr(dir.size() + 1) + "." +
+                     std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp";
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0) {
     if (why)
       *why = "cannot create " + temp + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = writeAll(fd, encode(key, entry));
+  bool ok = writeAll(fd, bytes);
   ok = ::close(fd) == 0 && ok;
   if (ok && ::rename(temp.c_str(), path.c_str()) == 0)
     return true;
@@ -558,6 +540,18 @@ bool store(const std::string &dir, const Digest &key, const Entry &entry, std::s
     *why = "cannot write " + path + ": " + std::strerror(errno);
   ::unlink(temp.c_str());
   return false;
+}
+
+bool store(const std::string &dir, const Digest &key, const Entry &entry, std::string *why) {
+  std::string kernels = dir + "/kernels";
+  if (!makeDirectories(kernels)) {
+    if (why)
+      *why = "cannot create " + kernels + ": " + std::strerror(errno);
+    return false;
+  }
+  // Kernels may hold what their owner would not share: the files are the
+  // user's alone, like the directories.
+  return writeFileAtomically(entryPath(dir, key), encode(key, entry), 0600, why);
 }
 
 Digest compilerIdentity(const std::string &compilerPath) {

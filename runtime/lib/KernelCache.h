@@ -7,7 +7,9 @@
 // plugins' runtime parts run kernels whose IR it cannot compile.
 //
 // The key is a SHA-256 over everything that changes the code: a cache format
-// version, the plugin's name and ABI version, the resolved arch (plus the
+// version, Hadron's release version (HADRON_VERSION, the project's, which
+// the runtime and every compiler part of one build share), the plugin's
+// name and ABI version, the resolved arch (plus the
 // CPU's identity when the arch is "native", which means "this machine"), the
 // opt level and the IR bytes. It deliberately leaves out the compiler's own
 // build, because the machine that loads the entry may have no compiler to
@@ -33,6 +35,8 @@
 #ifndef HADRON_RUNTIME_KERNELCACHE_H
 #define HADRON_RUNTIME_KERNELCACHE_H
 
+#include "ByteIO.h"
+
 #include "hadron/plugin/plugin.h"
 
 #include <array>
@@ -47,7 +51,7 @@ namespace hadron::runtime::cache {
 
 /// Bumped whenever the entry layout or the key's inputs change; entries of
 /// another version are misses.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 using Digest = std::array<uint8_t, 32>;
 
@@ -90,6 +94,11 @@ Digest computeKey(const KeyInputs &inputs);
 Digest computeQueryKey(std::string_view query, std::string_view plugin, uint32_t abiMajor,
                        uint32_t abiMinor, std::string_view arch);
 
+/// What "native" means here: this CPU's model name and feature flags. An
+/// entry or bundle made for "native" on another CPU may use instructions
+/// this one lacks.
+const std::string &hostCpuIdentity();
+
 struct KernelRecord {
   std::string name;
   std::vector<hd_arg_kind> args;
@@ -97,6 +106,12 @@ struct KernelRecord {
   uint32_t warpSize = 0;
   uint64_t staticSharedBytes = 0;
 };
+
+/// u32 count | kernels, each as in the entry format above.
+void encodeKernels(std::string &out, const std::vector<KernelRecord> &kernels);
+/// Reads what encodeKernels wrote; false, with `why`, when a size overruns
+/// the reader's bytes, an argument kind is unknown or a name is empty.
+bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::string *why);
 
 /// A compiled module as the cache holds it: owned copies of everything an
 /// hd_compiled_module points to.
@@ -145,9 +160,24 @@ std::string entryPath(const std::string &dir, const Digest &key);
 /// unusable (`why` says which, when it is not merely absent).
 std::optional<Entry> load(const std::string &dir, const Digest &key, std::string *why);
 
+/// Reads a whole regular file. False when it cannot; `why` ("<path>: not a
+/// regular file") says so unless the file merely does not exist.
+bool readFile(const std::string &path, std::string &out, std::string *why);
+
+/// Writes `bytes` to `path` through a temporary file in the same directory
+/// and a rename, so that a reader (another thread or process) sees the old
+/// file or the whole new one, never part of it. `mode` is the new file's.
+bool writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode,
+                         std::string *why);
+
+/// mkdir -p, creating what is missing with mode 0700. True when `path` is a
+/// directory afterwards.
+bool makeDirectories(const std::string &path);
+
 /// Writes the entry atomically (a temporary file in the same directory, then
-/// rename), creating the directories. Returns false, with `why`, when the
-/// directory is not writable; the cache is then simply not used.
+/// rename), creating the directories (mode 0700) and the file (0600).
+/// Returns false, with `why`, when the directory is not writable; the cache
+/// is then simply not used.
 bool store(const std::string &dir, const Digest &key, const Entry &entry, std::string *why);
 
 /// The identity of the compiler build a plugin would compile with: the size

@@ -3,12 +3,15 @@
 // The context owns its plugins and devices (fixed at creation) and tracks
 // every buffer, module and event made in it, so that launches can check
 // pointer arguments and destroying the context frees what is left. The
-// mutable parts are guarded by the context's mutex.
+// mutable parts are guarded by the context's mutex, except the in-memory
+// kernel cache, which has a mutex of its own so that a compilation holding
+// it never blocks launches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_RUNTIME_OBJECTS_H
 #define HADRON_RUNTIME_OBJECTS_H
 
+#include "KernelCache.h"
 #include "PluginLoader.h"
 
 #include "hadron/runtime/runtime.h"
@@ -18,6 +21,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct hd_device {
@@ -44,9 +48,33 @@ struct hd_kernel {
   hd_kernel_signature signature{}; ///< Points into name and args.
 };
 
-struct hd_module {
+namespace hadron::runtime {
+
+/// A binary as a plugin loaded it. Modules of one kernel-cache entry on one
+/// device share it (the in-memory cache keeps one per entry and device), so
+/// it is unloaded when the last of them and the cache let go.
+struct LoadedBinary {
   hd_device *device = nullptr;
   hd_plugin_module *loaded = nullptr;
+  LoadedBinary() = default;
+  LoadedBinary(const LoadedBinary &) = delete;
+  LoadedBinary &operator=(const LoadedBinary &) = delete;
+  ~LoadedBinary();
+};
+
+/// What the in-memory cache holds for a key: the entry, and the binary
+/// loaded on each device that asked for it.
+struct CachedKernel {
+  std::shared_ptr<const cache::Entry> entry;
+  std::map<const hd_device *, std::shared_ptr<LoadedBinary>> loaded;
+};
+
+} // namespace hadron::runtime
+
+struct hd_module {
+  hd_device *device = nullptr;
+  std::shared_ptr<hadron::runtime::LoadedBinary> binary;
+  hd_plugin_module *loaded = nullptr; ///< binary->loaded, what launches pass.
   std::vector<std::unique_ptr<hd_kernel>> kernels;
 };
 
@@ -72,6 +100,18 @@ struct hd_context {
     std::vector<const char *> pointers;
   };
   std::map<std::string, std::unique_ptr<MatrixInstructions>> matrixInstructions;
+
+  /// The in-memory kernel cache (Compile.cpp), in front of the on-disk one.
+  /// Declared after the devices, so destroyed before them: its binaries are
+  /// unloaded through their devices' plugins.
+  std::mutex cacheMutex;
+  std::map<hadron::runtime::cache::Digest, hadron::runtime::CachedKernel> kernelCache;
+  /// One lock per key, held while that key is looked up, compiled and
+  /// stored: threads that want one kernel at once compile it once.
+  std::map<hadron::runtime::cache::Digest, std::shared_ptr<std::mutex>> keyLocks;
+  /// Each key by the bytes of its inputs (plugin, arch, opt level, IR), so
+  /// that a repeated load does not hash the IR again.
+  std::unordered_map<std::string, hadron::runtime::cache::Digest> keysByInput;
 };
 
 namespace hadron::runtime {
@@ -79,6 +119,28 @@ namespace hadron::runtime {
 /// Prefixes a plugin's message with the device name and forwards it.
 hd_status forwardPluginError(hd_error *err, const hd_device *device, const char *what,
                              const hd_error &pluginErr, hd_status code);
+
+/// Loads `binary` on `device` through its plugin.
+hd_status loadOnDevice(hd_device *device, const void *binary, uint64_t size,
+                       std::shared_ptr<LoadedBinary> &out, hd_error *err);
+
+/// A module over a loaded binary, with deep copies of the signatures
+/// (checked: names present and unique, argument kinds known), registered
+/// in the device's context.
+hd_status makeModule(hd_device *device, std::shared_ptr<LoadedBinary> binary,
+                     const hd_kernel_signature *kernels, uint32_t numKernels, hd_module **out,
+                     hd_error *err);
+
+/// `options` of any struct_size copied into a full-size struct; NULL means
+/// opt level 3 and the defaults.
+hd_compile_options completeOptions(const hd_compile_options *options);
+
+/// Signatures pointing into `kernels`, for makeModule to copy.
+std::vector<hd_kernel_signature> signaturesOf(const std::vector<cache::KernelRecord> &kernels);
+
+/// hd_module_load_bundle of bundle file bytes.
+hd_status loadBundleBytes(hd_device *device, const void *bytes, uint64_t size, hd_module **out,
+                          hd_error *err);
 
 /// Frees the plugin-side objects; the caller removed them from the context.
 void releaseBuffer(hd_buffer *buffer);

@@ -194,7 +194,9 @@ TEST(KernelCacheFormat, RefusalsSayWhy) {
 
   std::string version = good;
   putU32At(version, 8, 99);
-  EXPECT_NE(why(reseal(version), key).find("format version 99, this runtime reads 1"),
+  EXPECT_NE(why(reseal(version), key)
+                .find("format version 99, this runtime reads " +
+                      std::to_string(cache::kFormatVersion)),
             std::string::npos);
 
   EXPECT_NE(why(good.substr(0, good.size() - 1), key).find("checksum mismatch"),
@@ -327,6 +329,68 @@ TEST_F(KernelCacheTest, MissCompilesAndWritesTheEntry) {
   EXPECT_EQ(std::system(("test $(ls -A '" + cacheDir + "/kernels' | wc -l) -eq 1").c_str()), 0);
 }
 
+// What the cache creates is the user's alone: directories 0700 (the XDG
+// spec's rule for the cache home), entries 0600.
+TEST_F(KernelCacheTest, WhatItCreatesIsTheUsersAlone) {
+  const mode_t saved = ::umask(0);
+  const std::string nested = root + "/a/b/cache";
+  ::setenv("HADRON_CACHE_DIR", nested.c_str(), 1);
+  Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+  auto d = ctx.select("fakejit");
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->loadIR("module { modes }").ok());
+  // The XDG default, whose parent does not exist yet either.
+  ::unsetenv("HADRON_CACHE_DIR");
+  ::setenv("XDG_CACHE_HOME", (root + "/xdg").c_str(), 1);
+  ASSERT_TRUE(d->loadIR("module { xdg modes }").ok());
+  ::unsetenv("XDG_CACHE_HOME");
+  ::umask(saved);
+
+  auto mode = [](const std::string &path) {
+    struct stat st;
+    EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+    return st.st_mode & 07777;
+  };
+  for (const std::string &dir : {root + "/a", root + "/a/b", nested, nested + "/kernels",
+                                 root + "/xdg", root + "/xdg/hadron", root + "/xdg/hadron/kernels"})
+    EXPECT_EQ(mode(dir), 0700u) << dir;
+  EXPECT_EQ(mode(cache::entryPath(nested, fakeKey("module { modes }"))), 0600u);
+  // A directory that exists keeps its mode.
+  EXPECT_EQ(mode(root), 0700u); // mkdtemp's
+}
+
+// The context keeps what it loaded: a second load of one kernel reads no
+// file, and its modules share the loaded binary.
+TEST_F(KernelCacheTest, SecondLoadInAContextComesFromMemory) {
+  Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+  auto d = ctx.select("fakejit");
+  ASSERT_TRUE(d.ok());
+  const std::string ir = "module { memory }";
+  auto first = d->loadIR(ir);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(::unlink(entryOf(fakeKey(ir)).c_str()), 0);
+  auto second = d->loadIR(ir);
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_FALSE(exists(entryOf(fakeKey(ir))));
+  // The binary both modules share outlives the first.
+  *first = Module(nullptr);
+  auto buf = d->alloc(16);
+  ASSERT_TRUE(buf.ok());
+  auto k = second->kernel("jit_fake1");
+  ASSERT_TRUE(k.ok());
+  EXPECT_TRUE(k->launch({1, 1, 1}, {buf->arg()}).ok());
+  // Another device of the plugin loads its own copy.
+  auto other = ctx.select("fakejit:1");
+  ASSERT_TRUE(other.ok());
+  auto third = other->loadIR(ir);
+  ASSERT_TRUE(third.ok()) << third.status().message();
+  auto buf1 = other->alloc(16);
+  ASSERT_TRUE(buf1.ok());
+  auto k1 = third->kernel("jit_fake1");
+  ASSERT_TRUE(k1.ok());
+  EXPECT_TRUE(k1->launch({1, 1, 1}, {buf1->arg()}).ok());
+}
+
 TEST_F(KernelCacheTest, HitNeedsNoCompilerPart) {
   const std::string ir = "module { hit }";
   {
@@ -451,7 +515,7 @@ TEST_F(KernelCacheTest, DamagedEntriesAreRecompiledAndOverwritten) {
   ASSERT_FALSE(good.empty());
 
   std::string version = good;
-  putU32At(version, 8, 2);
+  putU32At(version, 8, cache::kFormatVersion + 1);
   std::string sizes = good;
   putU32At(sizes, 80, 4096);
   std::string foreign = cache::encode(sha("another key"), sampleEntry());
@@ -470,21 +534,64 @@ TEST_F(KernelCacheTest, DamagedEntriesAreRecompiledAndOverwritten) {
       {"sizes that do not add up", reseal(sizes)},
       {"entry of another key", foreign},
   };
+  // Each load in a fresh context: the first context's in-memory cache would
+  // not look at the file again.
+  std::string warned;
   for (const auto &[what, bytes] : damages) {
     SCOPED_TRACE(what);
     writeFile(entryOf(key), bytes);
-    auto m = d->loadIR(ir);
+    Context fresh = contextFor(HADRON_TEST_PLUGIN_DIR);
+    auto fd = fresh.select("fakejit");
+    ASSERT_TRUE(fd.ok());
+    testing::internal::CaptureStderr();
+    auto m = fd->loadIR(ir);
+    warned += testing::internal::GetCapturedStderr();
     ASSERT_TRUE(m.ok()) << m.status().message();
     EXPECT_TRUE(m->kernel("jit_fake1").ok());
     EXPECT_EQ(readFile(entryOf(key)), good);
   }
+  // Each kind of damage was reported (once: DamageIsReportedOnce), naming
+  // the file and what is wrong with it.
+  for (const std::string &reason :
+       {std::string("bad magic"), std::string("truncated (20 bytes)"),
+        std::string("checksum mismatch"),
+        "format version " + std::to_string(cache::kFormatVersion + 1),
+        std::string("sizes do not add up"), std::string("entry was written for another key")})
+    EXPECT_NE(warned.find("hadron: warning: ignoring kernel cache entry " + entryOf(key) + ": " +
+                          reason),
+              std::string::npos)
+        << reason << " in:\n"
+        << warned;
 
   // A directory where the entry should be cannot be overwritten: still no
   // failure.
   ::unlink(entryOf(key).c_str());
   ASSERT_EQ(::mkdir(entryOf(key).c_str(), 0755), 0);
-  auto m = d->loadIR(ir);
+  Context fresh = contextFor(HADRON_TEST_PLUGIN_DIR);
+  auto fd = fresh.select("fakejit");
+  ASSERT_TRUE(fd.ok());
+  auto m = fd->loadIR(ir);
   ASSERT_TRUE(m.ok()) << m.status().message();
+}
+
+// A damaged entry is reported once per process, not at every load that
+// meets it again.
+TEST_F(KernelCacheTest, DamageIsReportedOnce) {
+  const std::string ir = "module { reported once }";
+  ASSERT_EQ(::mkdir(cacheDir.c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir((cacheDir + "/kernels").c_str(), 0700), 0);
+  std::string warnings;
+  for (int i = 0; i < 3; ++i) {
+    writeFile(entryOf(fakeKey(ir)), "HDKCACHE and then nothing useful");
+    Context ctx = contextFor(HADRON_TEST_PLUGIN_DIR);
+    auto d = ctx.select("fakejit");
+    ASSERT_TRUE(d.ok());
+    testing::internal::CaptureStderr();
+    ASSERT_TRUE(d->loadIR(ir).ok());
+    warnings += testing::internal::GetCapturedStderr();
+  }
+  EXPECT_NE(warnings.find(entryOf(fakeKey(ir))), std::string::npos) << warnings;
+  EXPECT_EQ(warnings.find("hadron: warning"), warnings.rfind("hadron: warning")) << warnings;
 }
 
 // A damaged entry with no compiler to fall back on is a plain miss.
@@ -758,6 +865,10 @@ TEST_F(HostKernelCacheTest, BinaryTheDeviceRefusesIsRecompiled) {
   entry->binary = "definitely not an ELF shared object";
   ASSERT_TRUE(cache::store(cacheDir, key, *entry, nullptr));
 
+  // A fresh context reads the file (the first one has the kernel in memory).
+  Context fresh = contextFor(runtimeOnly);
+  d = fresh.select("host");
+  ASSERT_TRUE(d.ok());
   auto m = d->loadIR(ir);
   ASSERT_TRUE(m.ok()) << m.status().message();
   checkVectorAdd(*d, *m);

@@ -18,26 +18,31 @@ namespace hadron::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: hadron compile KERNEL.mlir --target T [--emit=ir|llvm|asm|bin] [-o OUT]\n"
-    "                      [--dump-dir DIR] [-O N]\n"
+    "usage: hadron compile KERNEL.mlir --target T[,T...] [--emit=ir|llvm|asm|bin|bundle]\n"
+    "                      [-o OUT] [--dump-dir DIR] [-O N]\n"
     "\n"
     "Compiles hd IR with the compiler part of the target's plugin.\n"
     "\n"
     "options:\n"
     "  --target T      vendor[:arch]: host, host:native, nvidia:sm_90a, amd:gfx942,\n"
-    "                  intel:pvc; a bare vendor means its plugin's default arch\n"
-    "  --emit E        what to write (default bin):\n"
-    "                    ir    the input IR as verified against the target\n"
-    "                    llvm  the LLVM IR that was code-generated\n"
-    "                    asm   the target's assembly (PTX, GCN, x86, ...)\n"
-    "                    bin   the binary the target's runtime part loads\n"
+    "                  intel:pvc; a bare vendor means its plugin's default arch.\n"
+    "                  Several, comma-separated, make a bundle\n"
+    "  --emit E        what to write (default bin; bundle for several targets or\n"
+    "                  an output named *.hdb):\n"
+    "                    ir      the input IR as verified against the target\n"
+    "                    llvm    the LLVM IR that was code-generated\n"
+    "                    asm     the target's assembly (PTX, GCN, x86, ...)\n"
+    "                    bin     the binary the target's runtime part loads\n"
+    "                    bundle  one file with the binary and kernel signatures of\n"
+    "                            every target; hadron run and hd_module_load_bundle\n"
+    "                            load the entry of the device they select\n"
     "  -o, --output F  where to write it; '-' (the default) is stdout, which a\n"
     "                  binary refuses when stdout is a terminal\n"
     "  --dump-dir DIR  also write each compilation stage's IR into DIR\n"
     "  -O N            optimisation level 0..3 (default 3)\n"
     "  -h, --help      show this help\n";
 
-enum class Emit { IR, LLVM, Asm, Bin };
+enum class Emit { IR, LLVM, Asm, Bin, Bundle };
 
 Expected<Emit> parseEmit(const std::string &text) {
   if (text == "ir")
@@ -48,7 +53,9 @@ Expected<Emit> parseEmit(const std::string &text) {
     return Emit::Asm;
   if (text == "bin")
     return Emit::Bin;
-  return usageError("--emit: '" + text + "' is not one of ir, llvm, asm, bin");
+  if (text == "bundle")
+    return Emit::Bundle;
+  return usageError("--emit: '" + text + "' is not one of ir, llvm, asm, bin, bundle");
 }
 
 struct Target {
@@ -102,6 +109,26 @@ private:
   std::string path_;
 };
 
+bool endsWith(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// --emit=bundle: every target through hd_context_compile_bundle.
+int compileBundle(const std::string &source, const std::string &ir, const std::string &targets,
+                  uint32_t optLevel, const std::string &output) {
+  auto ctx = runtime::Context::create();
+  if (!ctx)
+    return report("compile", ctx.status());
+  hd_compile_options options = runtime::Context::defaultOptions();
+  options.opt_level = optLevel;
+  auto bundle = ctx->compileBundle(targets, ir, options);
+  if (!bundle)
+    return report("compile", namingSource(bundle.status(), source));
+  Status s = output == "-" ? writeFile(output, bundle->bytes().data(), bundle->bytes().size())
+                           : bundle->writeFile(output);
+  return s ? kExitOk : report("compile", s);
+}
+
 /// The file the compiler parts' shared pipeline writes after verification.
 constexpr const char kVerifiedIRFile[] = "0-input.mlir";
 
@@ -117,23 +144,40 @@ int compileCommand(const std::vector<std::string> &args) {
     return exitCode;
   if (!parsed->has("--target"))
     return reportUsage("compile", usageError("--target is required"), kUsage);
-  auto target = parseTarget(parsed->get("--target"));
-  if (!target)
-    return reportUsage("compile", target.status(), kUsage);
-  auto emit = parseEmit(parsed->get("--emit", "bin"));
+  const std::string targets = parsed->get("--target");
+  std::string output = parsed->get("-o", "-");
+  const bool several = targets.find(',') != std::string::npos;
+  auto emit = parseEmit(parsed->get("--emit", several || endsWith(output, ".hdb") ? "bundle" : "bin"));
   if (!emit)
     return reportUsage("compile", emit.status(), kUsage);
+  if (several && *emit != Emit::Bundle)
+    return reportUsage("compile",
+                       usageError("several targets make a bundle; --emit=" +
+                                  parsed->get("--emit") + " takes one target"),
+                       kUsage);
+  if (*emit == Emit::Bundle && parsed->has("--dump-dir"))
+    return reportUsage("compile",
+                       usageError("--dump-dir takes one target and no bundle (each target's "
+                                  "stages would overwrite the last's)"),
+                       kUsage);
   auto optLevel = parseUnsigned(parsed->get("-O", "3"), "-O", 0, 3);
   if (!optLevel)
     return reportUsage("compile", optLevel.status(), kUsage);
-  std::string output = parsed->get("-o", "-");
-  if (*emit == Emit::Bin && output == "-" && ::isatty(STDOUT_FILENO))
+  if ((*emit == Emit::Bin || *emit == Emit::Bundle) && output == "-" && ::isatty(STDOUT_FILENO))
     return reportUsage("compile", usageError("refusing to write a binary to a terminal; use -o"),
                        kUsage);
+
+  // A bundle's list is checked by the runtime, which names the bad target.
+  auto target = *emit == Emit::Bundle ? Expected<Target>(Target{}) : parseTarget(targets);
+  if (!target)
+    return reportUsage("compile", target.status(), kUsage);
 
   auto ir = readFile(parsed->positionals[0]);
   if (!ir)
     return report("compile", ir.status());
+  if (*emit == Emit::Bundle)
+    return compileBundle(parsed->positionals[0], *ir, targets, static_cast<uint32_t>(*optLevel),
+                         output);
   auto ctx = runtime::Context::create();
   if (!ctx)
     return report("compile", ctx.status());
@@ -190,6 +234,8 @@ int compileCommand(const std::vector<std::string> &args) {
     if (Status s = writeFile(output, result->binary, result->binary_size); !s)
       return report("compile", s);
     return kExitOk;
+  case Emit::Bundle:
+    break; // compiled by compileBundle above
   }
   if (Status s = writeFile(output, text.data(), text.size()); !s)
     return report("compile", s);

@@ -18,10 +18,11 @@ namespace hadron::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: hadron run KERNEL.mlir --grid X[,Y[,Z]] [--arg SPEC]... [options]\n"
+    "usage: hadron run KERNEL.mlir|KERNEL.hdb --grid X[,Y[,Z]] [--arg SPEC]... [options]\n"
     "\n"
-    "Compiles KERNEL.mlir for a device, allocates and fills its buffers, launches\n"
-    "it once and prints or saves buffers afterwards.\n"
+    "Compiles KERNEL.mlir for a device (or loads the device's entry of a bundle\n"
+    "made by hadron compile), allocates and fills its buffers, launches it once\n"
+    "and prints or saves buffers afterwards.\n"
     "\n"
     "options:\n"
     "  --device SEL       device selector (default: $HADRON_DEVICE, else auto)\n"
@@ -151,7 +152,17 @@ int runCommand(const std::vector<std::string> &args) {
   hd_compile_options options{};
   options.struct_size = sizeof(options);
   options.opt_level = static_cast<uint32_t>(*optLevel);
-  auto module = device->loadIR(*ir, &options);
+  // A bundle (hadron compile --target a,b -o k.hdb) brings its binaries:
+  // the entry for the device is loaded, nothing is compiled.
+  auto loadModule = [&]() -> Expected<runtime::Module> {
+    if (ir->compare(0, 8, "HDBUNDLE") != 0)
+      return device->loadIR(*ir, &options);
+    auto bundle = runtime::Bundle::open(*ir);
+    if (!bundle)
+      return bundle.status();
+    return device->loadBundle(*bundle);
+  };
+  auto module = loadModule();
   if (!module)
     return report("run", namingSource(module.status(), parsed->positionals[0]));
 

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -156,6 +157,15 @@ hd_status loadFromTempFile(const void *binary, uint64_t size, hd_plugin_module &
   return m.handle ? HD_OK : HD_ERROR_INVALID_ARGUMENT;
 }
 
+// Loads and unloads one at a time. glibc serialises dlopen and dlclose
+// anyway; doing it here also orders this file's writes into a module (the
+// assert handler) before a later module mapped at the same address is
+// written, which ThreadSanitizer cannot see through the loader's own lock.
+std::mutex &loaderMutex() {
+  static std::mutex m;
+  return m;
+}
+
 } // namespace
 
 hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
@@ -168,6 +178,7 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   if (!m)
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
   std::string dlerr;
+  std::unique_lock<std::mutex> lock(loaderMutex());
   hd_status s = loadFromMemfd(binary, size, *m, dlerr);
   if (s == HD_ERROR_UNSUPPORTED)
     s = loadFromTempFile(binary, size, *m, dlerr);
@@ -180,6 +191,7 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   if (const char *arch = static_cast<const char *>(::dlsym(m->handle, HD_HOST_ARCH_SYMBOL))) {
     std::string why;
     if (!cpuRuns(arch, why)) {
+      lock.unlock();
       moduleUnload(m, nullptr);
       return fail(err, HD_ERROR_UNSUPPORTED, "cannot load host binary of %llu bytes: %s",
                   static_cast<unsigned long long>(size), why.c_str());
@@ -196,6 +208,7 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
 hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
   if (!module)
     return HD_OK;
+  std::lock_guard<std::mutex> lock(loaderMutex());
   int rc = ::dlclose(module->handle);
   const char *e = rc != 0 ? ::dlerror() : nullptr;
   std::string why = e ? e : "";

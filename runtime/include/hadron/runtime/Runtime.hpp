@@ -216,6 +216,78 @@ private:
   detail::Owned<hd_event, hd_event_destroy> e_;
 };
 
+/// A compilation result not loaded anywhere (hd_compiled).
+class Compiled {
+public:
+  explicit Compiled(hd_compiled *c) : c_(c) {}
+  hd_compiled *get() const { return c_.get(); }
+  /// The binary, signatures, assembly and LLVM IR; owned by this object.
+  const hd_compiled_module &module() const { return *hd_compiled_get(c_.get()); }
+  std::string binary() const {
+    return std::string(static_cast<const char *>(module().binary), module().binary_size);
+  }
+
+private:
+  static hd_status destroy(hd_compiled *c, hd_error *) {
+    hd_compiled_destroy(c);
+    return HD_OK;
+  }
+  detail::Owned<hd_compiled, destroy> c_;
+};
+
+/// One module compiled for several targets (hd_bundle).
+class Bundle {
+public:
+  explicit Bundle(hd_bundle *b) : b_(b) {}
+  hd_bundle *get() const { return b_.get(); }
+
+  /// Parses and checks a bundle's bytes, or a bundle file.
+  static Expected<Bundle> open(const std::string &bytes) {
+    hd_bundle *b = nullptr;
+    hd_error err;
+    hd_status s = hd_bundle_open(bytes.data(), bytes.size(), &b, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return Bundle(b);
+  }
+  static Expected<Bundle> openFile(const std::string &path) {
+    hd_bundle *b = nullptr;
+    hd_error err;
+    hd_status s = hd_bundle_open_file(path.c_str(), &b, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return Bundle(b);
+  }
+
+  std::string bytes() const {
+    uint64_t size = 0;
+    const void *data = hd_bundle_data(b_.get(), &size);
+    return std::string(static_cast<const char *>(data), size);
+  }
+  Status writeFile(const std::string &path) const {
+    hd_error err;
+    hd_status s = hd_bundle_write_file(b_.get(), path.c_str(), &err);
+    return detail::toStatus(s, err);
+  }
+  /// "nvidia:sm_90a", in the order of the file.
+  std::vector<std::string> targets() const {
+    std::vector<std::string> out;
+    for (uint32_t i = 0, n = hd_bundle_entry_count(b_.get()); i < n; ++i) {
+      hd_bundle_entry e{};
+      if (hd_bundle_get_entry(b_.get(), i, &e, nullptr) == HD_OK)
+        out.push_back(std::string(e.plugin) + ":" + e.arch);
+    }
+    return out;
+  }
+
+private:
+  static hd_status destroy(hd_bundle *b, hd_error *) {
+    hd_bundle_destroy(b);
+    return HD_OK;
+  }
+  detail::Owned<hd_bundle, destroy> b_;
+};
+
 /// Borrowed from its Context.
 class Device {
 public:
@@ -251,6 +323,15 @@ public:
     hd_module *m = nullptr;
     hd_error err;
     hd_status s = hd_module_load_ir(d_, ir.data(), ir.size(), options, &m, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return Module(m);
+  }
+  /// The bundle's entry for this device (hd_module_load_bundle).
+  Expected<Module> loadBundle(const Bundle &bundle) const {
+    hd_module *m = nullptr;
+    hd_error err;
+    hd_status s = hd_module_load_bundle(d_, bundle.get(), &m, &err);
     if (s != HD_OK)
       return Status::fromError(s, err);
     return Module(m);
@@ -332,6 +413,46 @@ public:
         out.push_back({r.path, r.plugin ? r.plugin : "", r.code, r.reason});
     }
     return out;
+  }
+
+  /// Compiles `ir` for `target` ("nvidia:sm_90a", or a bare plugin for its
+  /// default arch) without a device (hd_context_compile; `options`' arch is
+  /// replaced by the target's).
+  Expected<Compiled> compile(const std::string &target, const std::string &ir,
+                             hd_compile_options options = defaultOptions()) const {
+    size_t colon = target.find(':');
+    std::string plugin = target.substr(0, colon);
+    std::string arch = colon == std::string::npos ? "" : target.substr(colon + 1);
+    options.arch = arch.empty() ? nullptr : arch.c_str();
+    hd_compiled *c = nullptr;
+    hd_error err;
+    hd_status s = hd_context_compile(c_.get(), plugin.c_str(), ir.data(), ir.size(), &options,
+                                     &c, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return Compiled(c);
+  }
+
+  /// Compiles `ir` for every target of `targets` ("nvidia:sm_90a,amd:gfx942,
+  /// host") into one bundle (hd_context_compile_bundle).
+  Expected<Bundle> compileBundle(const std::string &targets, const std::string &ir,
+                                 hd_compile_options options = defaultOptions()) const {
+    options.arch = nullptr;
+    hd_bundle *b = nullptr;
+    hd_error err;
+    hd_status s = hd_context_compile_bundle(c_.get(), targets.c_str(), ir.data(), ir.size(),
+                                            &options, &b, &err);
+    if (s != HD_OK)
+      return Status::fromError(s, err);
+    return Bundle(b);
+  }
+
+  /// Opt level 3, the plugin's default arch, no stage dumps.
+  static hd_compile_options defaultOptions() {
+    hd_compile_options o{};
+    o.struct_size = sizeof(o);
+    o.opt_level = 3;
+    return o;
   }
 
   /// The #hd.matrix_instr texts of `plugin`'s `arch` (empty: its default

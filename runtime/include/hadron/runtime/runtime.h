@@ -40,12 +40,16 @@
  *   HADRON_DEVICE       the selector used when hd_context_select is given
  *                       NULL or "".
  *   HADRON_CACHE_DIR    the kernel cache's directory (see "The kernel cache"
- *                       below); "off" disables the cache. Unset or empty:
- *                       $XDG_CACHE_HOME/hadron, else $HOME/.cache/hadron.
+ *                       below); "off" disables the on-disk cache. Unset or
+ *                       empty: $XDG_CACHE_HOME/hadron, else
+ *                       $HOME/.cache/hadron. What the cache creates is
+ *                       mode 0700 (directories) and 0600 (entries).
  *
  * The kernel cache: hd_module_load_ir and hd_context_compile keep what they
- * compile in `<cache dir>/kernels/<key>.hdk`, and look there first. The key
- * is a SHA-256 of the IR bytes, the plugin's name and ABI version, the
+ * compile in the context's memory and in `<cache dir>/kernels/<key>.hdk`,
+ * and look in both first (a load from memory reuses the binary the device
+ * already loaded). The key is a SHA-256 of the IR bytes, Hadron's release,
+ * the plugin's name and ABI version, the
  * resolved arch (options->arch, else for hd_module_load_ir the device's arch
  * when the plugin lists it, else the plugin's default; "native" adds this
  * CPU's model and features), the opt level and the cache format version. So
@@ -63,11 +67,12 @@
  *    rename), so concurrent processes never see half an entry.
  *  - A damaged entry (bad magic, other format version, another key, sizes
  *    that do not add up, failed checksum) or a binary the device refuses is
- *    a miss: compiled again and overwritten. A directory that cannot be
+ *    a miss: reported once on stderr, compiled again and overwritten. A directory that cannot be
  *    created or written only means nothing is cached; compiling still
  *    succeeds.
- *  - options->dump_dir set: the cache is neither read nor written (the stage
+ *  - options->dump_dir set: neither cache is read or written (the stage
  *    dumps come only from a compilation that runs).
+ *  - Threads that load one kernel at once compile it once.
  *  - Failed compilations are not cached.
  *===----------------------------------------------------------------------===*/
 #ifndef HADRON_RUNTIME_RUNTIME_H
@@ -264,7 +269,9 @@ HADRON_RUNTIME_API hd_device *hd_buffer_device(const hd_buffer *buffer);
 /* Loads a binary made by the device's compiler part (a cubin, an HSACO, a
  * SPIR-V module, a host shared object), described by `kernels`. The runtime
  * copies the signatures (names and argument lists) and the plugin copies the
- * binary: both may be freed on return.
+ * binary: both may be freed on return. Bytes that start with a bundle's
+ * magic, given with num_kernels 0, are a bundle: hd_bundle_open, then
+ * hd_module_load_bundle, with their errors.
  *
  * HD_ERROR_INVALID_ARGUMENT for a NULL binary, a kernel with no name, two
  * kernels of the same name, or num_args > 0 with args NULL; otherwise the
@@ -351,6 +358,82 @@ HADRON_RUNTIME_API hd_status hd_context_matrix_instructions(hd_context *ctx, con
                                                             const char *arch, uint32_t *count,
                                                             const char *const **out,
                                                             hd_error *err);
+
+/*===----------------------------------------------------------------------===*
+ * Bundles
+ *
+ * A bundle is one file holding the same hd module compiled for several
+ * targets (a cubin or PTX, an HSACO, SPIR-V, a host shared object), each
+ * with its kernel signatures; the runtime loads the entry made for the
+ * selected device. docs/bundles.md describes the format. `hadron compile
+ * --target nvidia:sm_90a,amd:gfx942,host -o k.hdb` writes one.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct hd_bundle hd_bundle;
+
+/* One entry of a bundle; strings and module owned by the bundle. */
+typedef struct hd_bundle_entry {
+  const char *plugin;                /* "nvidia" */
+  const char *arch;                  /* "sm_90a" */
+  const hd_compiled_module *module;  /* binary and signatures; no assembly or LLVM IR */
+} hd_bundle_entry;
+
+/* Compiles `ir` for every target of `targets`, a ','-separated list of
+ * `plugin[:arch]` ("nvidia:sm_90a,amd:gfx942,intel:pvc,host"; a bare plugin
+ * means its default arch), each as hd_context_compile does (so through the
+ * kernel caches, and without a device), and makes a bundle of the results
+ * in the order given. `options` may be NULL; its arch must be NULL (each
+ * target names its own).
+ *
+ * HD_ERROR_INVALID_ARGUMENT: an empty or malformed list, a target named
+ * twice, options->arch set. Otherwise the first failing target's error,
+ * its message prefixed with the target ("amd:gfx942: ..."). */
+HADRON_RUNTIME_API hd_status hd_context_compile_bundle(hd_context *ctx, const char *targets,
+                                                       const char *ir, uint64_t size,
+                                                       const hd_compile_options *options,
+                                                       hd_bundle **out, hd_error *err);
+
+/* Parses and checks a bundle's bytes (copied: `bytes` may be freed on
+ * return). HD_ERROR_INVALID_ARGUMENT naming the defect: not a bundle (bad
+ * magic), another format version (both named), truncated (the sizes
+ * named), a failed checksum, an entry outside the file, an entry whose
+ * fields do not add up, a target present twice. */
+HADRON_RUNTIME_API hd_status hd_bundle_open(const void *bytes, uint64_t size, hd_bundle **out,
+                                            hd_error *err);
+/* hd_bundle_open of a file's contents; the messages start with the path.
+ * HD_ERROR_INVALID_ARGUMENT also when the file cannot be read. */
+HADRON_RUNTIME_API hd_status hd_bundle_open_file(const char *path, hd_bundle **out,
+                                                 hd_error *err);
+
+/* The bundle's file bytes, owned by the bundle; *size gets their count. */
+HADRON_RUNTIME_API const void *hd_bundle_data(const hd_bundle *bundle, uint64_t *size);
+/* Writes the bundle to `path` atomically (a temporary file beside it, then
+ * rename): a reader sees the old file or the whole new one. */
+HADRON_RUNTIME_API hd_status hd_bundle_write_file(const hd_bundle *bundle, const char *path,
+                                                  hd_error *err);
+
+HADRON_RUNTIME_API uint32_t hd_bundle_entry_count(const hd_bundle *bundle);
+/* Entry `index`, in the order of the file. HD_ERROR_INVALID_ARGUMENT when
+ * out of range. */
+HADRON_RUNTIME_API hd_status hd_bundle_get_entry(const hd_bundle *bundle, uint32_t index,
+                                                 hd_bundle_entry *out, hd_error *err);
+
+/* NULL is a no-op. Modules loaded from the bundle stay valid. */
+HADRON_RUNTIME_API void hd_bundle_destroy(hd_bundle *bundle);
+
+/* Loads the entry of `bundle` made for `device`: the entry of the device's
+ * plugin and arch; failing that, the first other entry of its plugin that
+ * the device accepts (PTX for an older sm, a generic x86-64 level on the
+ * host). An entry for the arch "native" counts only on the CPU that
+ * compiled it.
+ *
+ * HD_ERROR_UNSUPPORTED when no entry fits; the message names the device,
+ * its arch, the targets the bundle holds and why each candidate was
+ * refused ("no entry of bundle for host:0 (arch native); it holds
+ * nvidia:sm_90a, amd:gfx942"). hd_module_load_binary given a bundle's bytes
+ * and no signatures does the same. */
+HADRON_RUNTIME_API hd_status hd_module_load_bundle(hd_device *device, const hd_bundle *bundle,
+                                                   hd_module **out, hd_error *err);
 
 /* Unloads the module; its kernels become invalid. NULL is a no-op. */
 HADRON_RUNTIME_API hd_status hd_module_destroy(hd_module *module, hd_error *err);
