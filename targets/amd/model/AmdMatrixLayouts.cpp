@@ -155,9 +155,14 @@ std::string basesText(const LinearLayout &layout, const char *in) {
 
 } // namespace
 
+bool issuedByDot(const MatrixInstr &instr) {
+  return !mlirType(instr.aType).empty() && !mlirType(instr.bType).empty() &&
+         !mlirType(instr.accType).empty();
+}
+
 Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
   std::string a = mlirType(instr.aType), b = mlirType(instr.bType), acc = mlirType(instr.accType);
-  if (a.empty() || b.empty() || acc.empty())
+  if (!issuedByDot(instr))
     return Error(std::string(instr.name) + ": hd.dot has no " + instr.aType +
                  " operands, so no #hd.matrix_instr describes it");
   std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name + "\", shape = [" +

@@ -126,6 +126,10 @@ const MatrixInstr *findMatrixInstr(std::string_view name);
 /// A and B, which both half-waves read) have zero lane bases.
 Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand operand);
 
+/// Whether hd.dot can name `instr`: its operand types are ones hd.dot takes
+/// (every declared instruction but the fp8 ones).
+bool issuedByDot(const MatrixInstr &instr);
+
 /// The `#hd.matrix_instr<{...}>` attribute of an instruction, as kernels
 /// name it in their `#hd.mma` layouts: its name, shape, MLIR types (xf32 is
 /// written tf32: f32 operands a dot reads at reduced precision) and
