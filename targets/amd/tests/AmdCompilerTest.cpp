@@ -37,6 +37,7 @@
 
 using namespace hadron::amd;
 using namespace hadron::amd::test;
+using namespace hadron::testing;
 
 namespace {
 

@@ -7,16 +7,17 @@
 // times (two tiles along N, two steps along K). Operands are loaded in a
 // blocked layout and converted to the operand layouts, and the accumulator
 // goes back to the blocked layout before the store. Written from the text
-// alone, so it knows nothing of the model it tests.
+// alone, so it knows nothing of the model it tests; the target tests of
+// AMD and Intel compile it for each instruction their compiler parts report.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HADRON_TARGETS_AMD_TESTS_MATRIXDOTKERNEL_H
-#define HADRON_TARGETS_AMD_TESTS_MATRIXDOTKERNEL_H
+#ifndef HADRON_TESTS_SUPPORT_MATRIXDOTKERNEL_H
+#define HADRON_TESTS_SUPPORT_MATRIXDOTKERNEL_H
 
 #include <regex>
 #include <string>
 
-namespace hadron::amd::test {
+namespace hadron::testing {
 
 struct MatrixInstrText {
   std::string text, name;
@@ -112,6 +113,6 @@ inline std::string matrixDotKernel(const MatrixInstrText &mi, unsigned lanes) {
   return ir;
 }
 
-} // namespace hadron::amd::test
+} // namespace hadron::testing
 
-#endif // HADRON_TARGETS_AMD_TESTS_MATRIXDOTKERNEL_H
+#endif // HADRON_TESTS_SUPPORT_MATRIXDOTKERNEL_H
