@@ -337,7 +337,8 @@ Value packOperand(OpBuilder &b, Location loc, const MatrixInstr &instr, ValueRan
                            : Type(VectorType::get({int64_t(bits / 32)}, b.getI32Type()));
     return LLVM::BitcastOp::create(b, loc, word, vec);
   }
-  bool bf16AsI16 = instr.family == MatrixFamily::Wmma || StringRef(instr.intrinsic).ends_with(".1k");
+  bool bf16AsI16 =
+      instr.family == MatrixFamily::Wmma || StringRef(instr.intrinsic).ends_with(".1k");
   if (elem.isBF16() && bf16AsI16)
     return LLVM::BitcastOp::create(
         b, loc, VectorType::get({int64_t(elems.size())}, b.getI16Type()), vec);
@@ -385,7 +386,7 @@ Result<SmallVector<Value>> AmdHooks::matrixMultiplyAccumulate(OpBuilder &b, Loca
   if (instr->family == MatrixFamily::Mfma) {
     // cbsz, abid, blgp = 0: no broadcast between blocks or lane groups.
     args = {av, bv, acc, i32Const(b, loc, 0), i32Const(b, loc, 0), i32Const(b, loc, 0)};
-  } else if (b.getIntegerType(8) == a.front().getType()) {
+  } else if (std::string(instr->aType) == "i8") {
     // iu8: A and B signed, no clamping of the i32 result.
     auto flag = [&](bool v) {
       return LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(v)).getResult();

@@ -359,7 +359,8 @@ TEST(IntelCompiler, DpasWhereItCannotRunIsRefused) {
       << cpu.error;
   Compiled acm;
   compile(ir, "acm", acm);
-  EXPECT_NE(acm.error.find("is DPAS, which acm issues only as dpas.f32.8x8x16.f16"),
+  EXPECT_NE(acm.error.find("is not one of acm's DPAS instructions (dpas.f32.8x8x16.f16, "
+                           "dpas.f32.8x8x16.bf16, dpas.i32.8x8x32.i8)"),
             std::string::npos)
       << acm.error;
   Compiled unknown;
