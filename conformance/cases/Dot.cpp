@@ -162,6 +162,8 @@ std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
   // tf32 operands are f32 values the unit reads at tf32 precision; small
   // integers are exact in every one of these types.
   auto elem = [](const std::string &type) -> std::optional<Elem> {
+    if (type == "f64")
+      return Elem::F64;
     if (type == "f16")
       return Elem::F16;
     if (type == "bf16")
@@ -179,7 +181,8 @@ std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
     if (!in || !acc || mi.aType != mi.bType) {
       problems.push_back("matrix instruction " + mi.name + ": no dot.mma case for operand types " +
                          mi.aType + " x " + mi.bType + " -> " + mi.accType +
-                         " (the suite draws f16, bf16, tf32, f32 and i8 into f32 or i32)");
+                         " (the suite draws f16, bf16, tf32, f32, f64 and i8 into f32, f64 "
+                         "or i32)");
       continue;
     }
     const bool tf32 = mi.aType == "tf32";

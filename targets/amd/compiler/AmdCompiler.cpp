@@ -10,6 +10,9 @@
 // which the AMD runtime part hands to hipModuleLoadData. Code object v5 is
 // chosen over LLVM 22's default v6 because every ROCm from 5.5 on loads it
 // (v6 needs ROCm 6.3), and its hidden arguments give the grid size.
+// hd.dot on an #hd.mma layout becomes MFMA or WMMA (AmdHooks);
+// matrix_instructions tells the runtime and the conformance suite which of
+// them each arch issues.
 // Exported through `hadron_compiler_entry`.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +33,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -133,11 +137,54 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   return HD_OK;
 }
 
+/// The #hd.matrix_instr texts of one arch: its MFMAs or WMMAs that hd.dot
+/// can name (not fp8).
+struct ArchMatrixInstructions {
+  std::vector<std::string> texts;
+  std::vector<const char *> list; ///< NULL-terminated view of texts
+  std::string error;              ///< an instruction the model cannot describe
+};
+
+hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
+  if (!out)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       "amd matrix_instructions: out must not be null");
+  const ArchModel *model = findArch(arch ? arch : archModels().front().arch);
+  if (!model)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       std::string("amd matrix_instructions: unknown arch '") + arch +
+                           "'; amd compiles for " + knownArchs());
+  // Built once for every arch, so the pointers handed out live as long as
+  // the library.
+  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
+    std::map<std::string, ArchMatrixInstructions> all;
+    for (const ArchModel &m : archModels()) {
+      ArchMatrixInstructions &a = all[m.arch];
+      for (const MatrixInstr *instr : hadron::amd::matrixInstructions(m)) {
+        if (!issuedByDot(*instr))
+          continue;
+        Result<std::string> text = matrixInstrAttribute(*instr);
+        if (text)
+          a.texts.push_back(*text);
+        else
+          a.error = text.error();
+      }
+      for (const std::string &t : a.texts)
+        a.list.push_back(t.c_str());
+      a.list.push_back(nullptr);
+    }
+    return all;
+  }();
+  const ArchMatrixInstructions &a = byArch.at(model->arch);
+  if (!a.error.empty())
+    return reportError(err, HD_ERROR_INTERNAL, "amd matrix_instructions: " + a.error);
+  *out = a.list.data();
+  return HD_OK;
+}
+
 const hd_compiler_table kTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
-    releaseCompiledModule,
-    // No matrix instructions yet: nothing lowers an #hd.mma dot to MFMA.
-    nullptr,
+    releaseCompiledModule, matrixInstructions,
 };
 
 } // namespace

@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace hadron::amd {
@@ -313,6 +315,91 @@ void AmdHooks::assertTrue(OpBuilder &b, Location loc, Value condition, StringRef
   auto check = module.lookupSymbol<LLVM::LLVMFuncOp>(kAssertHelper);
   LLVM::CallOp::create(b, loc, check,
                        ValueRange{condition, constantString(b, loc, module, message)});
+}
+
+namespace {
+
+/// A's or B's registers of one lane as the intrinsic takes them: one value
+/// as it is (f32, f64); i8 packed into i32/i64 words (into <4 x i32> for
+/// WMMA); bf16 as i16 lanes where the intrinsic predates LLVM's bfloat (the
+/// _1k MFMAs, WMMA); otherwise a vector of the elements.
+Value packOperand(OpBuilder &b, Location loc, const MatrixInstr &instr, ValueRange elems) {
+  if (elems.size() == 1)
+    return elems.front();
+  Type elem = elems.front().getType();
+  auto vecType = VectorType::get({int64_t(elems.size())}, elem);
+  Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+  for (auto [i, v] : llvm::enumerate(elems))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32Const(b, loc, int64_t(i)));
+  unsigned bits = elems.size() * elem.getIntOrFloatBitWidth();
+  if (elem.isInteger(8)) {
+    Type word = bits <= 64 ? Type(b.getIntegerType(bits))
+                           : Type(VectorType::get({int64_t(bits / 32)}, b.getI32Type()));
+    return LLVM::BitcastOp::create(b, loc, word, vec);
+  }
+  bool bf16AsI16 =
+      instr.family == MatrixFamily::Wmma || StringRef(instr.intrinsic).ends_with(".1k");
+  if (elem.isBF16() && bf16AsI16)
+    return LLVM::BitcastOp::create(
+        b, loc, VectorType::get({int64_t(elems.size())}, b.getI16Type()), vec);
+  return vec;
+}
+
+std::string archsWith(const MatrixInstr &instr) {
+  std::string out;
+  for (const ArchModel &m : archModels())
+    for (const MatrixInstr *i : matrixInstructions(m))
+      if (i == &instr)
+        out += (out.empty() ? "" : ", ") + std::string(m.arch);
+  return out;
+}
+
+} // namespace
+
+Result<SmallVector<Value>> AmdHooks::matrixMultiplyAccumulate(OpBuilder &b, Location loc,
+                                                              StringRef name, ValueRange a,
+                                                              ValueRange bOperand, ValueRange c) {
+  const MatrixInstr *instr = findMatrixInstr(name);
+  if (!instr)
+    return Error("the target has no matrix instruction \"" + name.str() +
+                 "\": the AMD model declares none of that name");
+  std::vector<const MatrixInstr *> available = matrixInstructions(arch);
+  if (std::find(available.begin(), available.end(), instr) == available.end())
+    return Error("matrix instruction \"" + name.str() + "\" (" + instr->isa + ") is " +
+                 archsWith(*instr) + "'s; the kernel is compiled for " + arch.arch);
+  if (!issuedByDot(*instr))
+    return Error("matrix instruction \"" + name.str() + "\" takes " + instr->aType +
+                 " operands, which hd.dot has not");
+  const size_t accRegs = instr->m * instr->n / arch.waveSize;
+  if (a.size() != instr->kPerLane || bOperand.size() != instr->kPerLane || c.size() != accRegs)
+    return Error("matrix instruction \"" + name.str() + "\" takes " +
+                 std::to_string(instr->kPerLane) + " registers of A and of B and " +
+                 std::to_string(accRegs) + " of the accumulator per lane, got " +
+                 std::to_string(a.size()) + ", " + std::to_string(bOperand.size()) + " and " +
+                 std::to_string(c.size()));
+  Value av = packOperand(b, loc, *instr, a), bv = packOperand(b, loc, *instr, bOperand);
+  auto accType = VectorType::get({int64_t(c.size())}, c.front().getType());
+  Value acc = LLVM::PoisonOp::create(b, loc, accType);
+  for (auto [i, v] : llvm::enumerate(c))
+    acc = LLVM::InsertElementOp::create(b, loc, acc, v, i32Const(b, loc, int64_t(i)));
+  SmallVector<Value> args;
+  if (instr->family == MatrixFamily::Mfma) {
+    // cbsz, abid, blgp = 0: no broadcast between blocks or lane groups.
+    args = {av, bv, acc, i32Const(b, loc, 0), i32Const(b, loc, 0), i32Const(b, loc, 0)};
+  } else if (std::string(instr->aType) == "i8") {
+    // iu8: A and B signed, no clamping of the i32 result.
+    auto flag = [&](bool v) {
+      return LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(v)).getResult();
+    };
+    args = {flag(true), av, flag(true), bv, acc, flag(false)};
+  } else {
+    args = {av, bv, acc};
+  }
+  Value d = intrinsic(b, loc, accType, instr->intrinsic, args);
+  SmallVector<Value> out;
+  for (size_t i = 0; i < c.size(); ++i)
+    out.push_back(LLVM::ExtractElementOp::create(b, loc, d, i32Const(b, loc, int64_t(i))));
+  return out;
 }
 
 } // namespace hadron::amd

@@ -1,7 +1,8 @@
 //===- AmdHooks.h - AMD GPUs' answers to the target hooks -------*- C++ -*-===//
 //
 // Ids, barriers, shuffles and LDS: amdgcn intrinsics that raiseToRocdl
-// (RocdlDialect.h) turns into ROCDL dialect ops after distribute.
+// (RocdlDialect.h) turns into ROCDL dialect ops after distribute. Matrix
+// instructions stay llvm.amdgcn.mfma/wmma intrinsic calls.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_TARGETS_AMD_COMPILER_AMDHOOKS_H
@@ -47,6 +48,13 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  /// One MFMA (CDNA) or WMMA (RDNA3) of the model's instruction `instr`,
+  /// through its llvm.amdgcn intrinsic; an instruction the arch lacks, or
+  /// one hd.dot cannot name, is an error that says why.
+  Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                           mlir::ValueRange a, mlir::ValueRange bOperand,
+                           mlir::ValueRange c) override;
 
   /// The name of the function calls to which AmdCompiler.cpp replaces by
   /// the device libraries' printf (see print()).

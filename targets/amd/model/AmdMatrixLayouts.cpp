@@ -6,11 +6,13 @@
 //              starting at (l / M) * kPerLane; 64 / M lane groups cover K.
 //   B (K x N): the same with rows and columns exchanged (column l % N).
 //   D (M x N): lane l holds column l % N; its M * N / 64 values are rows in
-//              groups of 4: the first two register bits pick the row within
-//              a group, the lane bits above log2(N) pick the group, the
-//              remaining register bits pick blocks of 4 * 64 / N rows.
+//              groups of 4 (32-bit results) or 1 (f64, one result a VGPR
+//              pair): the register bits below the group pick the row within
+//              it, the lane bits above log2(N) pick the group, the
+//              remaining register bits pick blocks of group * 64 / N rows.
 //              (32x32: row = 8 * (r / 4) + 4 * (l / 32) + r % 4;
-//               16x16: row = 4 * (l / 16) + r.)
+//               16x16: row = 4 * (l / 16) + r;
+//               16x16 f64: row = 4 * r + l / 16.)
 //
 // WMMA (RDNA3, wave32), 16 x 16 x 16:
 //
@@ -25,6 +27,7 @@
 #include "hadron/Layout/LinearLayout.h"
 
 #include <string>
+#include <utility>
 
 namespace hadron::amd {
 namespace {
@@ -66,16 +69,19 @@ Result<LinearLayout> mfmaOperand(const MatrixInstr &instr, unsigned outer, bool 
 Result<LinearLayout> mfmaAccumulator(const MatrixInstr &instr) {
   int colBits = log2Exact(instr.n);
   int regBits = log2Exact(instr.m * instr.n / 64);
+  // Rows a lane holds before the next lane group: 4 for 32-bit results, 1
+  // for f64 (AMD's matrix instruction calculator, "64b outputs").
+  int groupBits = std::string(instr.accType) == "f64" ? 0 : 2;
   int row = 1;
   std::vector<Basis> registers(regBits), lanes(6);
-  for (int b = 0; b < 2 && b < regBits; ++b, row <<= 1)
+  for (int b = 0; b < groupBits && b < regBits; ++b, row <<= 1)
     registers[b] = at(row, 0);
   for (int b = 0; b < 6; ++b)
     if (b < colBits)
       lanes[b] = at(0, 1 << b);
   for (int b = colBits; b < 6; ++b, row <<= 1)
     lanes[b] = at(row, 0);
-  for (int b = 2; b < regBits; ++b, row <<= 1)
+  for (int b = groupBits; b < regBits; ++b, row <<= 1)
     registers[b] = at(row, 0);
   return build(registers, lanes, instr.m, instr.n);
 }
@@ -124,6 +130,55 @@ Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand oper
     return mfmaAccumulator(instr);
   }
   return Error("unknown matrix operand");
+}
+
+namespace {
+
+/// The MLIR spelling of a model type; empty when hd.dot has no such operand.
+std::string mlirType(const std::string &type) {
+  if (type == "xf32")
+    return "tf32";
+  if (type == "f16" || type == "bf16" || type == "f32" || type == "f64" || type == "i8" ||
+      type == "i32")
+    return type;
+  return "";
+}
+
+std::string basesText(const LinearLayout &layout, const char *in) {
+  std::string s = "[";
+  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
+    const LinearLayout::Basis &b = layout.getBasis(in, i);
+    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
+  }
+  return s + "]";
+}
+
+} // namespace
+
+bool issuedByDot(const MatrixInstr &instr) {
+  return !mlirType(instr.aType).empty() && !mlirType(instr.bType).empty() &&
+         !mlirType(instr.accType).empty();
+}
+
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
+  std::string a = mlirType(instr.aType), b = mlirType(instr.bType), acc = mlirType(instr.accType);
+  if (!issuedByDot(instr))
+    return Error(std::string(instr.name) + ": hd.dot has no " + instr.aType +
+                 " operands, so no #hd.matrix_instr describes it");
+  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name + "\", shape = [" +
+                     std::to_string(instr.m) + ", " + std::to_string(instr.n) + ", " +
+                     std::to_string(instr.k) + "], aType = " + a + ", bType = " + b +
+                     ", accType = " + acc;
+  const std::pair<const char *, MatrixOperand> operands[] = {
+      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
+  for (auto [key, operand] : operands) {
+    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
+    if (!fragment)
+      return Error(fragment.error());
+    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
+            ", lane = " + basesText(*fragment, "lane") + "}";
+  }
+  return text + "}>";
 }
 
 } // namespace hadron::amd

@@ -135,13 +135,14 @@ struct Entry {
   const char *archs;
 };
 
-MatrixInstr mfma(const char *name, const char *isa, unsigned m, unsigned n, unsigned k,
-                 const char *ab, const char *acc, unsigned kPerLane) {
-  return {name, isa, MatrixFamily::Mfma, m, n, k, ab, ab, acc, kPerLane};
+MatrixInstr mfma(const char *name, const char *isa, const char *intrinsic, unsigned m,
+                 unsigned n, unsigned k, const char *ab, const char *acc, unsigned kPerLane) {
+  return {name, isa, intrinsic, MatrixFamily::Mfma, m, n, k, ab, ab, acc, kPerLane};
 }
 
-MatrixInstr wmma(const char *name, const char *isa, const char *ab, const char *acc) {
-  return {name, isa, MatrixFamily::Wmma, 16, 16, 16, ab, ab, acc, 16};
+MatrixInstr wmma(const char *name, const char *isa, const char *intrinsic, const char *ab,
+                 const char *acc) {
+  return {name, isa, intrinsic, MatrixFamily::Wmma, 16, 16, 16, ab, ab, acc, 16};
 }
 
 const std::vector<Entry> &entries() {
@@ -150,44 +151,66 @@ const std::vector<Entry> &entries() {
   // gfx942's fp8 is the FNUZ encoding, gfx950's the OCP one.
   static const char *kCdna = "gfx90a gfx942 gfx950";
   static const std::vector<Entry> table = {
-      {mfma("mfma.f32.32x32x2.f32", "v_mfma_f32_32x32x2f32", 32, 32, 2, "f32", "f32", 1), kCdna},
-      {mfma("mfma.f32.16x16x4.f32", "v_mfma_f32_16x16x4f32", 16, 16, 4, "f32", "f32", 1), kCdna},
-      {mfma("mfma.f32.32x32x8.f16", "v_mfma_f32_32x32x8f16", 32, 32, 8, "f16", "f32", 4), kCdna},
-      {mfma("mfma.f32.16x16x16.f16", "v_mfma_f32_16x16x16f16", 16, 16, 16, "f16", "f32", 4),
+      {mfma("mfma.f32.32x32x2.f32", "v_mfma_f32_32x32x2f32",
+            "llvm.amdgcn.mfma.f32.32x32x2f32", 32, 32, 2, "f32", "f32", 1), kCdna},
+      {mfma("mfma.f32.16x16x4.f32", "v_mfma_f32_16x16x4f32",
+            "llvm.amdgcn.mfma.f32.16x16x4f32", 16, 16, 4, "f32", "f32", 1), kCdna},
+      {mfma("mfma.f32.32x32x8.f16", "v_mfma_f32_32x32x8f16",
+            "llvm.amdgcn.mfma.f32.32x32x8f16", 32, 32, 8, "f16", "f32", 4), kCdna},
+      {mfma("mfma.f32.16x16x16.f16", "v_mfma_f32_16x16x16f16",
+            "llvm.amdgcn.mfma.f32.16x16x16f16", 16, 16, 16, "f16", "f32", 4),
        kCdna},
-      {mfma("mfma.f32.32x32x8.bf16", "v_mfma_f32_32x32x8bf16_1k", 32, 32, 8, "bf16", "f32", 4),
+      {mfma("mfma.f32.32x32x8.bf16", "v_mfma_f32_32x32x8bf16_1k",
+            "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", 32, 32, 8, "bf16", "f32", 4),
        kCdna},
-      {mfma("mfma.f32.16x16x16.bf16", "v_mfma_f32_16x16x16bf16_1k", 16, 16, 16, "bf16", "f32", 4),
+      {mfma("mfma.f32.16x16x16.bf16", "v_mfma_f32_16x16x16bf16_1k",
+            "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", 16, 16, 16, "bf16", "f32", 4),
        kCdna},
-      {mfma("mfma.f64.16x16x4.f64", "v_mfma_f64_16x16x4f64", 16, 16, 4, "f64", "f64", 1), kCdna},
-      {mfma("mfma.i32.32x32x8.i8", "v_mfma_i32_32x32x8i8", 32, 32, 8, "i8", "i32", 4), "gfx90a"},
-      {mfma("mfma.i32.16x16x16.i8", "v_mfma_i32_16x16x16i8", 16, 16, 16, "i8", "i32", 4),
+      {mfma("mfma.f64.16x16x4.f64", "v_mfma_f64_16x16x4f64",
+            "llvm.amdgcn.mfma.f64.16x16x4f64", 16, 16, 4, "f64", "f64", 1), kCdna},
+      {mfma("mfma.i32.32x32x8.i8", "v_mfma_i32_32x32x8i8",
+            "llvm.amdgcn.mfma.i32.32x32x8i8", 32, 32, 8, "i8", "i32", 4), "gfx90a"},
+      {mfma("mfma.i32.16x16x16.i8", "v_mfma_i32_16x16x16i8",
+            "llvm.amdgcn.mfma.i32.16x16x16i8", 16, 16, 16, "i8", "i32", 4),
        "gfx90a"},
-      {mfma("mfma.i32.32x32x16.i8", "v_mfma_i32_32x32x16_i8", 32, 32, 16, "i8", "i32", 8),
+      {mfma("mfma.i32.32x32x16.i8", "v_mfma_i32_32x32x16_i8",
+            "llvm.amdgcn.mfma.i32.32x32x16.i8", 32, 32, 16, "i8", "i32", 8),
        "gfx942 gfx950"},
-      {mfma("mfma.i32.16x16x32.i8", "v_mfma_i32_16x16x32_i8", 16, 16, 32, "i8", "i32", 8),
+      {mfma("mfma.i32.16x16x32.i8", "v_mfma_i32_16x16x32_i8",
+            "llvm.amdgcn.mfma.i32.16x16x32.i8", 16, 16, 32, "i8", "i32", 8),
        "gfx942 gfx950"},
-      {mfma("mfma.f32.32x32x4.xf32", "v_mfma_f32_32x32x4_xf32", 32, 32, 4, "xf32", "f32", 2),
+      {mfma("mfma.f32.32x32x4.xf32", "v_mfma_f32_32x32x4_xf32",
+            "llvm.amdgcn.mfma.f32.32x32x4.xf32", 32, 32, 4, "xf32", "f32", 2),
        "gfx942"},
-      {mfma("mfma.f32.16x16x8.xf32", "v_mfma_f32_16x16x8_xf32", 16, 16, 8, "xf32", "f32", 2),
+      {mfma("mfma.f32.16x16x8.xf32", "v_mfma_f32_16x16x8_xf32",
+            "llvm.amdgcn.mfma.f32.16x16x8.xf32", 16, 16, 8, "xf32", "f32", 2),
        "gfx942"},
-      {mfma("mfma.f32.16x16x32.f8e4m3fnuz", "v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32,
+      {mfma("mfma.f32.16x16x32.f8e4m3fnuz", "v_mfma_f32_16x16x32_fp8_fp8",
+            "llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8", 16, 16, 32,
             "f8E4M3FNUZ", "f32", 8),
        "gfx942"},
-      {mfma("mfma.f32.16x16x32.f8e4m3fn", "v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, "f8E4M3FN",
+      {mfma("mfma.f32.16x16x32.f8e4m3fn", "v_mfma_f32_16x16x32_fp8_fp8",
+            "llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8", 16, 16, 32, "f8E4M3FN",
             "f32", 8),
        "gfx950"},
-      {mfma("mfma.f32.32x32x16.f16", "v_mfma_f32_32x32x16_f16", 32, 32, 16, "f16", "f32", 8),
+      {mfma("mfma.f32.32x32x16.f16", "v_mfma_f32_32x32x16_f16",
+            "llvm.amdgcn.mfma.f32.32x32x16.f16", 32, 32, 16, "f16", "f32", 8),
        "gfx950"},
-      {mfma("mfma.f32.16x16x32.f16", "v_mfma_f32_16x16x32_f16", 16, 16, 32, "f16", "f32", 8),
+      {mfma("mfma.f32.16x16x32.f16", "v_mfma_f32_16x16x32_f16",
+            "llvm.amdgcn.mfma.f32.16x16x32.f16", 16, 16, 32, "f16", "f32", 8),
        "gfx950"},
-      {mfma("mfma.f32.32x32x16.bf16", "v_mfma_f32_32x32x16_bf16", 32, 32, 16, "bf16", "f32", 8),
+      {mfma("mfma.f32.32x32x16.bf16", "v_mfma_f32_32x32x16_bf16",
+            "llvm.amdgcn.mfma.f32.32x32x16.bf16", 32, 32, 16, "bf16", "f32", 8),
        "gfx950"},
-      {mfma("mfma.f32.16x16x32.bf16", "v_mfma_f32_16x16x32_bf16", 16, 16, 32, "bf16", "f32", 8),
+      {mfma("mfma.f32.16x16x32.bf16", "v_mfma_f32_16x16x32_bf16",
+            "llvm.amdgcn.mfma.f32.16x16x32.bf16", 16, 16, 32, "bf16", "f32", 8),
        "gfx950"},
-      {wmma("wmma.f32.16x16x16.f16", "v_wmma_f32_16x16x16_f16", "f16", "f32"), "gfx1100"},
-      {wmma("wmma.f32.16x16x16.bf16", "v_wmma_f32_16x16x16_bf16", "bf16", "f32"), "gfx1100"},
-      {wmma("wmma.i32.16x16x16.i8", "v_wmma_i32_16x16x16_iu8", "i8", "i32"), "gfx1100"},
+      {wmma("wmma.f32.16x16x16.f16", "v_wmma_f32_16x16x16_f16",
+            "llvm.amdgcn.wmma.f32.16x16x16.f16", "f16", "f32"), "gfx1100"},
+      {wmma("wmma.f32.16x16x16.bf16", "v_wmma_f32_16x16x16_bf16",
+            "llvm.amdgcn.wmma.f32.16x16x16.bf16", "bf16", "f32"), "gfx1100"},
+      {wmma("wmma.i32.16x16x16.i8", "v_wmma_i32_16x16x16_iu8",
+            "llvm.amdgcn.wmma.i32.16x16x16.iu8", "i8", "i32"), "gfx1100"},
   };
   return table;
 }

@@ -27,6 +27,7 @@
 #define HADRON_TARGETS_AMD_MODEL_AMDMODEL_H
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -97,10 +98,12 @@ enum class MatrixFamily {
 enum class MatrixOperand { A, B, Accumulator };
 
 /// A matrix instruction: D (MxN) = A (MxK) * B (KxN) + C, one wavefront.
-/// Declared only; the lowering of hd.dot to them comes later.
+/// hd.dot on an #hd.mma layout issues those with an #hd.matrix_instr
+/// (AmdHooks); the fp8 ones are declared only (hd.dot has no fp8 operands).
 struct MatrixInstr {
-  const char *name; ///< "mfma.f32.32x32x8.f16": the `instr` of an #hd.mma layout
-  const char *isa;  ///< the instruction: "v_mfma_f32_32x32x8_f16"
+  const char *name;      ///< "mfma.f32.32x32x8.f16": the `instr` of an #hd.mma layout
+  const char *isa;       ///< the instruction as gfx90a names it: "v_mfma_f32_32x32x8f16"
+  const char *intrinsic; ///< LLVM's: "llvm.amdgcn.mfma.f32.32x32x8f16"
   MatrixFamily family;
   unsigned m, n, k;
   const char *aType, *bType, *accType;
@@ -122,6 +125,16 @@ const MatrixInstr *findMatrixInstr(std::string_view name);
 /// 2i and 2i+1. Lanes that hold a copy of another lane's elements (RDNA3's
 /// A and B, which both half-waves read) have zero lane bases.
 Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand operand);
+
+/// Whether hd.dot can name `instr`: its operand types are ones hd.dot takes
+/// (every declared instruction but the fp8 ones).
+bool issuedByDot(const MatrixInstr &instr);
+
+/// The `#hd.matrix_instr<{...}>` attribute of an instruction, as kernels
+/// name it in their `#hd.mma` layouts: its name, shape, MLIR types (xf32 is
+/// written tf32: f32 operands a dot reads at reduced precision) and
+/// fragments. An error for an instruction hd.dot cannot issue (fp8).
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr);
 
 } // namespace hadron::amd
 

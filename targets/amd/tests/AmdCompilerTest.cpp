@@ -4,8 +4,10 @@
 // wavefront size is the arch's, the static LDS is what the shared-memory
 // allocator planned (the signature's static_shared_bytes), the explicit
 // kernel arguments are where the runtime part packs them, and nothing is
-// left undefined. Then the error paths: wrong wave size, unknown arch,
-// device libraries missing.
+// left undefined. hd.dot on every matrix instruction each arch reports
+// becomes exactly the MFMA/WMMA the ISA names, in llvm-objdump's
+// disassembly of the code object. Then the error paths: wrong wave size,
+// unknown arch, device libraries missing, another arch's instruction.
 //
 // The examples are written for 32-wide warps. For the wave64 archs the
 // test doubles the first entry of every threadsPerWarp (so that it
@@ -13,6 +15,7 @@
 
 #include "CodeObject.h"
 #include "KernargLayout.h"
+#include "MatrixDotKernel.h"
 
 #include "hadron/plugin/plugin.h"
 
@@ -23,8 +26,10 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -32,6 +37,7 @@
 
 using namespace hadron::amd;
 using namespace hadron::amd::test;
+using namespace hadron::testing;
 
 namespace {
 
@@ -217,6 +223,155 @@ TEST_P(AmdExamples, EveryExampleCompilesToAValidCodeObject) {
 
 INSTANTIATE_TEST_SUITE_P(Archs, AmdExamples, ::testing::ValuesIn(kArchs),
                          [](const auto &info) { return std::string(info.param); });
+
+/// What each arch's matrix unit issues for an hd.dot, per the ISA guides
+/// (MI200 CDNA2, MI300 CDNA3, MI355 CDNA4, RDNA3), as llvm-objdump spells
+/// the mnemonic on that arch: gfx90a keeps the CDNA1/2 names
+/// (v_mfma_f32_32x32x8f16, *bf16_1k), gfx940 and later the underscored ones.
+/// Written here, not read from the model, so that a missing, extra or
+/// misnamed instruction in the compiler part's answer fails.
+struct ArchMatrixUnit {
+  const char *arch;
+  std::map<std::string, std::string> mnemonicOf; ///< instruction name -> mnemonic
+};
+
+const ArchMatrixUnit kMatrixUnits[] = {
+    {"gfx90a",
+     {{"mfma.f32.32x32x2.f32", "v_mfma_f32_32x32x2f32"},
+      {"mfma.f32.16x16x4.f32", "v_mfma_f32_16x16x4f32"},
+      {"mfma.f32.32x32x8.f16", "v_mfma_f32_32x32x8f16"},
+      {"mfma.f32.16x16x16.f16", "v_mfma_f32_16x16x16f16"},
+      {"mfma.f32.32x32x8.bf16", "v_mfma_f32_32x32x8bf16_1k"},
+      {"mfma.f32.16x16x16.bf16", "v_mfma_f32_16x16x16bf16_1k"},
+      {"mfma.f64.16x16x4.f64", "v_mfma_f64_16x16x4f64"},
+      {"mfma.i32.32x32x8.i8", "v_mfma_i32_32x32x8i8"},
+      {"mfma.i32.16x16x16.i8", "v_mfma_i32_16x16x16i8"}}},
+    {"gfx942",
+     {{"mfma.f32.32x32x2.f32", "v_mfma_f32_32x32x2_f32"},
+      {"mfma.f32.16x16x4.f32", "v_mfma_f32_16x16x4_f32"},
+      {"mfma.f32.32x32x8.f16", "v_mfma_f32_32x32x8_f16"},
+      {"mfma.f32.16x16x16.f16", "v_mfma_f32_16x16x16_f16"},
+      {"mfma.f32.32x32x8.bf16", "v_mfma_f32_32x32x8_bf16"},
+      {"mfma.f32.16x16x16.bf16", "v_mfma_f32_16x16x16_bf16"},
+      {"mfma.f64.16x16x4.f64", "v_mfma_f64_16x16x4_f64"},
+      {"mfma.i32.32x32x16.i8", "v_mfma_i32_32x32x16_i8"},
+      {"mfma.i32.16x16x32.i8", "v_mfma_i32_16x16x32_i8"},
+      {"mfma.f32.32x32x4.xf32", "v_mfma_f32_32x32x4_xf32"},
+      {"mfma.f32.16x16x8.xf32", "v_mfma_f32_16x16x8_xf32"}}},
+    {"gfx950",
+     {{"mfma.f32.32x32x2.f32", "v_mfma_f32_32x32x2_f32"},
+      {"mfma.f32.16x16x4.f32", "v_mfma_f32_16x16x4_f32"},
+      {"mfma.f32.32x32x8.f16", "v_mfma_f32_32x32x8_f16"},
+      {"mfma.f32.16x16x16.f16", "v_mfma_f32_16x16x16_f16"},
+      {"mfma.f32.32x32x8.bf16", "v_mfma_f32_32x32x8_bf16"},
+      {"mfma.f32.16x16x16.bf16", "v_mfma_f32_16x16x16_bf16"},
+      {"mfma.f64.16x16x4.f64", "v_mfma_f64_16x16x4_f64"},
+      {"mfma.i32.32x32x16.i8", "v_mfma_i32_32x32x16_i8"},
+      {"mfma.i32.16x16x32.i8", "v_mfma_i32_16x16x32_i8"},
+      {"mfma.f32.32x32x16.f16", "v_mfma_f32_32x32x16_f16"},
+      {"mfma.f32.16x16x32.f16", "v_mfma_f32_16x16x32_f16"},
+      {"mfma.f32.32x32x16.bf16", "v_mfma_f32_32x32x16_bf16"},
+      {"mfma.f32.16x16x32.bf16", "v_mfma_f32_16x16x32_bf16"}}},
+    {"gfx1100",
+     {{"wmma.f32.16x16x16.f16", "v_wmma_f32_16x16x16_f16"},
+      {"wmma.f32.16x16x16.bf16", "v_wmma_f32_16x16x16_bf16"},
+      {"wmma.i32.16x16x16.i8", "v_wmma_i32_16x16x16_iu8"}}},
+};
+
+/// The compiler part's matrix_instructions(arch) texts.
+std::vector<std::string> reportedMatrixInstructions(const hd_compiler_table &table,
+                                                    const char *arch) {
+  const char *const *texts = nullptr;
+  hd_error err{};
+  EXPECT_EQ(table.matrix_instructions(arch, &texts, &err), HD_OK) << err.message;
+  std::vector<std::string> out;
+  for (; texts && *texts; ++texts)
+    out.push_back(*texts);
+  return out;
+}
+
+/// The matrix-unit mnemonics in llvm-objdump's disassembly of `m`.
+std::multiset<std::string> matrixMnemonics(const hd_compiled_module &m, const std::string &arch) {
+  char path[] = "/tmp/hadron-amd-mma-XXXXXX";
+  int fd = mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, m.binary, m.binary_size), ssize_t(m.binary_size));
+  close(fd);
+  int status = 0;
+  std::string out = runCommand(std::string(HADRON_LLVM_OBJDUMP) + " -d --mcpu=" + arch + " " +
+                                   path + " 2>&1",
+                               status);
+  unlink(path);
+  EXPECT_EQ(status, 0) << out;
+  std::multiset<std::string> found;
+  std::regex mnemonic(R"(\b(v_mfma_\w+|v_wmma_\w+))");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), mnemonic);
+       it != std::sregex_iterator(); ++it)
+    found.insert((*it)[1]);
+  return found;
+}
+
+class AmdMatrixUnit : public AmdCompilerTest,
+                      public ::testing::WithParamInterface<ArchMatrixUnit> {};
+
+// Every instruction the compiler part reports for the arch, and no other,
+// compiles from a kernel written from its #hd.matrix_instr text alone, into a
+// valid code object whose disassembly holds exactly the four instructions
+// the dot needs (2 tiles along N x 2 steps along K per warp) and nothing
+// else of the matrix unit.
+TEST_P(AmdMatrixUnit, EveryReportedInstructionIsIssued) {
+  const ArchMatrixUnit &unit = GetParam();
+  std::set<std::string> reported, expected;
+  for (const auto &[name, mnemonic] : unit.mnemonicOf)
+    expected.insert(name);
+  for (const std::string &text : reportedMatrixInstructions(*table, unit.arch)) {
+    MatrixInstrText mi = parseMatrixInstrText(text);
+    SCOPED_TRACE(mi.name);
+    reported.insert(mi.name);
+    auto want = unit.mnemonicOf.find(mi.name);
+    if (want == unit.mnemonicOf.end())
+      continue;
+    auto c = compile(matrixDotKernel(mi, waveOf(unit.arch)), unit.arch);
+    ASSERT_EQ(c->status, HD_OK) << c->error;
+    validate(*c->module, unit.arch);
+    EXPECT_EQ(matrixMnemonics(*c->module, unit.arch),
+              (std::multiset<std::string>{want->second, want->second, want->second,
+                                          want->second}));
+  }
+  EXPECT_EQ(reported, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, AmdMatrixUnit, ::testing::ValuesIn(kMatrixUnits),
+                         [](const auto &info) { return std::string(info.param.arch); });
+
+// An instruction of another arch, or of no arch, is refused by name.
+TEST_F(AmdCompilerTest, MatrixInstructionsOfOtherArchsAreRefused) {
+  std::vector<std::string> gfx942 = reportedMatrixInstructions(*table, "gfx942");
+  std::string xf32;
+  for (const std::string &text : gfx942)
+    if (text.find("\"mfma.f32.32x32x4.xf32\"") != std::string::npos)
+      xf32 = text;
+  ASSERT_FALSE(xf32.empty());
+  std::string ir = matrixDotKernel(parseMatrixInstrText(xf32), 64);
+  auto gone = compile(ir, "gfx950");
+  EXPECT_EQ(gone->status, HD_ERROR_COMPILE);
+  EXPECT_NE(gone->error.find("matrix instruction \"mfma.f32.32x32x4.xf32\" "
+                             "(v_mfma_f32_32x32x4_xf32) is gfx942's; the kernel is compiled "
+                             "for gfx950"),
+            std::string::npos)
+      << gone->error;
+  std::string renamed = std::regex_replace(ir, std::regex("mfma\\.f32\\.32x32x4\\.xf32"),
+                                           "mfma.f32.32x32x5.xf32");
+  auto unknown = compile(renamed, "gfx942");
+  EXPECT_NE(unknown->error.find("no matrix instruction \"mfma.f32.32x32x5.xf32\": the AMD model "
+                                "declares none of that name"),
+            std::string::npos)
+      << unknown->error;
+  const char *const *texts = nullptr;
+  hd_error err{};
+  EXPECT_EQ(table->matrix_instructions("gfx1200", &texts, &err), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("unknown arch 'gfx1200'"), std::string::npos);
+}
 
 TEST_F(AmdCompilerTest, EveryOptLevel) {
   std::string ir = forWave(readFile(HADRON_SOURCE_DIR "/examples/row_softmax.mlir"), 64);

@@ -1,6 +1,10 @@
 // The AMD memory-hierarchy table and the matrix fragment layouts: the
-// figures the issue fixes per arch, the instruction sets per arch, and each
-// fragment layout's shape, validity and hand-checked elements.
+// figures the issue fixes per arch, the instruction sets per arch, each
+// fragment layout's shape, validity and hand-checked elements, and every
+// element of every fragment against an independent reference: the
+// register/lane formulas of AMD's matrix instruction calculator
+// (amd_matrix_instruction_calculator, gfx9 and gfx11 classes), written here
+// as plain arithmetic rather than linear layouts.
 
 #include "AmdModel.h"
 
@@ -8,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -203,6 +208,98 @@ TEST(AmdModel, WmmaFragmentsHandChecked) {
   LinearLayout b = fragmentLayout(w, MatrixOperand::B).value();
   EXPECT_EQ(at(b, 9, 21, "dim0"), 9); // K
   EXPECT_EQ(at(b, 9, 21, "dim1"), 5); // N
+}
+
+/// Where the hardware keeps element (row, col) of an operand: the element
+/// index within the lane's registers (elements, not VGPRs) and the lanes
+/// holding it. The calculator's formulas, with no blocks (every instruction
+/// here is single-block):
+///  - MFMA A[i][k] (B[k][j] with j for i): K values per lane
+///    e = K / (64 / M), element k % e, lane (k / e) * M + i.
+///  - MFMA D[i][j]: a group of g = 4 rows (32-bit results) or 1 (f64) per
+///    lane, 64 / N groups side by side in the lanes:
+///    element (i / (g * 64 / N)) * g + i % g, lane ((i / g) % (64 / N)) * N + j.
+///  - WMMA (wave32) A[i][k]: element k, lanes i and i + 16; D[i][j]:
+///    element i / 2, lane 16 * (i % 2) + j.
+struct Location {
+  int element;
+  std::vector<int> lanes;
+};
+
+Location reference(const MatrixInstr &instr, MatrixOperand operand, int row, int col) {
+  const int M = int(instr.m), N = int(instr.n), K = int(instr.k);
+  if (instr.family == MatrixFamily::Wmma) {
+    if (operand == MatrixOperand::Accumulator)
+      return {row / 2, {16 * (row % 2) + col}};
+    int outer = operand == MatrixOperand::A ? row : col;
+    int k = operand == MatrixOperand::A ? col : row;
+    return {k, {outer, outer + 16}};
+  }
+  if (operand == MatrixOperand::Accumulator) {
+    int g = std::string(instr.accType) == "f64" ? 1 : 4;
+    int groups = 64 / N;
+    return {(row / (g * groups)) * g + row % g, {((row / g) % groups) * N + col}};
+  }
+  int outer = operand == MatrixOperand::A ? row : col;
+  int k = operand == MatrixOperand::A ? col : row;
+  int dim = operand == MatrixOperand::A ? M : N;
+  int e = K / (64 / dim);
+  return {k % e, {(k / e) * dim + outer}};
+}
+
+TEST(AmdModel, EveryFragmentElementIsWhereTheCalculatorPutsIt) {
+  for (const MatrixInstr &instr : matrixInstructions())
+    for (MatrixOperand operand :
+         {MatrixOperand::A, MatrixOperand::B, MatrixOperand::Accumulator}) {
+      SCOPED_TRACE(std::string(instr.name) + " operand " + std::to_string(int(operand)));
+      LinearLayout l = fragmentLayout(instr, operand).value();
+      int mismatches = 0;
+      for (int lane = 0; lane < l.getInDimSize("lane"); ++lane)
+        for (int reg = 0; reg < l.getInDimSize("register"); ++reg) {
+          int row = at(l, reg, lane, "dim0"), col = at(l, reg, lane, "dim1");
+          Location want = reference(instr, operand, row, col);
+          bool found = want.element == reg && std::find(want.lanes.begin(), want.lanes.end(),
+                                                        lane) != want.lanes.end();
+          if (!found && mismatches++ < 4)
+            ADD_FAILURE() << "register " << reg << " of lane " << lane << " holds (" << row
+                          << ", " << col << "); the hardware keeps it in element "
+                          << want.element << " of lane " << want.lanes.front();
+        }
+    }
+}
+
+TEST(AmdModel, F64AccumulatorRowsStepByFourPerRegister) {
+  // v_mfma_f64_16x16x4f64 writes one f64 row per VGPR pair and lane group,
+  // row 4 * r + l / 16: register 1 of lane 0 is row 4 and register 0 of
+  // lane 16 row 1 (32-bit results would have rows 1 and 4 there).
+  LinearLayout acc =
+      fragmentLayout(*findMatrixInstr("mfma.f64.16x16x4.f64"), MatrixOperand::Accumulator)
+          .value();
+  EXPECT_EQ(at(acc, 1, 0, "dim0"), 4);
+  EXPECT_EQ(at(acc, 0, 16, "dim0"), 1);
+  EXPECT_EQ(at(acc, 2, 37, "dim0"), 10);
+  EXPECT_EQ(at(acc, 2, 37, "dim1"), 5);
+}
+
+TEST(AmdModel, AttributesOfTheInstructionsHdDotCanIssue) {
+  const MatrixInstr &f16 = *findMatrixInstr("mfma.f32.16x16x16.f16");
+  Result<std::string> text = matrixInstrAttribute(f16);
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_EQ(*text, "#hd.matrix_instr<{name = \"mfma.f32.16x16x16.f16\", shape = [16, 16, 16], "
+                   "aType = f16, bType = f16, accType = f32, "
+                   "a = {register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], "
+                   "[0, 4], [0, 8]]}, "
+                   "b = {register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], "
+                   "[4, 0], [8, 0]]}, "
+                   "acc = {register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], "
+                   "[4, 0], [8, 0]]}}>");
+  // xf32 reads f32 operands at tf32 precision: an MLIR type a dot can name.
+  EXPECT_NE(matrixInstrAttribute(*findMatrixInstr("mfma.f32.16x16x8.xf32"))->find("aType = tf32"),
+            std::string::npos);
+  Result<std::string> fp8 = matrixInstrAttribute(*findMatrixInstr("mfma.f32.16x16x32.f8e4m3fnuz"));
+  ASSERT_FALSE(fp8.ok());
+  EXPECT_NE(fp8.error().find("hd.dot has no f8E4M3FNUZ operands"), std::string::npos)
+      << fp8.error();
 }
 
 TEST(AmdModel, FragmentOfAMalformedInstructionIsAnError) {

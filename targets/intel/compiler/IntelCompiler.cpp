@@ -15,6 +15,9 @@
 // LLVM's backend is used rather than MLIR's SPIR-V dialect: the core's
 // distribute already ends in the LLVM dialect (pointers, vectors, masked
 // accesses, printf varargs), which MLIR's path would have to take back.
+// hd.dot on an #hd.mma layout becomes DPAS through the OpenCL C builtins of
+// cl_intel_subgroup_matrix_multiply_accumulate (IntelHooks), imported by the
+// module; matrix_instructions reports each arch's DPAS instructions.
 // Exported through `hadron_compiler_entry`.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +41,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -160,11 +164,52 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
   return HD_OK;
 }
 
+/// The #hd.matrix_instr texts of one arch: its DPAS instructions (none on
+/// the OpenCL CPU device).
+struct ArchMatrixInstructions {
+  std::vector<std::string> texts;
+  std::vector<const char *> list; ///< NULL-terminated view of texts
+  std::string error;              ///< an instruction the model cannot describe
+};
+
+hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
+  if (!out)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       "intel matrix_instructions: out must not be null");
+  const ArchModel *model = findArch(arch ? arch : archModels().front().arch);
+  if (!model)
+    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
+                       std::string("intel matrix_instructions: unknown arch '") + arch +
+                           "'; intel compiles for " + std::string(knownArchs()));
+  // Built once for every arch, so the pointers handed out live as long as
+  // the library.
+  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
+    std::map<std::string, ArchMatrixInstructions> all;
+    for (const ArchModel &m : archModels()) {
+      ArchMatrixInstructions &a = all[m.arch];
+      for (const DpasInstr &instr : m.dpas) {
+        Result<std::string> text = matrixInstrAttribute(instr);
+        if (text)
+          a.texts.push_back(*text);
+        else
+          a.error = text.error();
+      }
+      for (const std::string &t : a.texts)
+        a.list.push_back(t.c_str());
+      a.list.push_back(nullptr);
+    }
+    return all;
+  }();
+  const ArchMatrixInstructions &a = byArch.at(model->arch);
+  if (!a.error.empty())
+    return reportError(err, HD_ERROR_INTERNAL, "intel matrix_instructions: " + a.error);
+  *out = a.list.data();
+  return HD_OK;
+}
+
 const hd_compiler_table kTable = {
     sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
-    releaseCompiledModule,
-    // No matrix instructions yet: nothing lowers an #hd.mma dot to DPAS.
-    nullptr,
+    releaseCompiledModule, matrixInstructions,
 };
 
 } // namespace

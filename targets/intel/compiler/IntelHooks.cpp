@@ -358,4 +358,69 @@ void IntelHooks::assertTrue(OpBuilder &b, Location loc, Value condition, StringR
   call.setCConv(LLVM::cconv::CConv::SPIR_FUNC);
 }
 
+namespace {
+
+/// `elems` as one vector of `count` components of `component` (a bitcast
+/// when the element type differs): the builtin's operand.
+Value packComponents(OpBuilder &b, Location loc, ValueRange elems, Type component,
+                     int64_t count) {
+  Type elem = elems.front().getType();
+  auto vecType = VectorType::get({int64_t(elems.size())}, elem);
+  Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+  for (auto [i, v] : llvm::enumerate(elems))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32Const(b, loc, int64_t(i)));
+  auto type = VectorType::get({count}, component);
+  return type == vecType ? vec : LLVM::BitcastOp::create(b, loc, type, vec).getResult();
+}
+
+} // namespace
+
+Result<SmallVector<Value>> IntelHooks::matrixMultiplyAccumulate(OpBuilder &b, Location loc,
+                                                                StringRef name, ValueRange a,
+                                                                ValueRange bOperand, ValueRange c) {
+  const DpasInstr *instr = findDpas(name);
+  if (!instr)
+    return Error("the target has no matrix instruction \"" + name.str() +
+                 "\": the Intel model declares no DPAS of that name");
+  bool available = false;
+  std::string has;
+  for (const DpasInstr &d : arch.dpas) {
+    available |= name == d.name;
+    has += (has.empty() ? "" : ", ") + std::string(d.name);
+  }
+  if (!available)
+    return Error("matrix instruction \"" + name.str() + "\" " +
+                 (has.empty() ? "is DPAS, which " + std::string(arch.arch) +
+                                    " has not (no matrix unit)"
+                              : "is not one of " + std::string(arch.arch) +
+                                    "'s DPAS instructions (" + has + ")"));
+  if (subGroup != instr->subGroupSize)
+    return Error("matrix instruction \"" + name.str() + "\" runs on sub-groups of " +
+                 std::to_string(instr->subGroupSize) + "; the kernel's are " +
+                 std::to_string(subGroup));
+  const bool tf32 = std::string(instr->aType) == "tf32";
+  const unsigned aBitsPerRow = 256 / instr->subGroupSize;
+  if (a.empty() ||
+      a.size() * a.front().getType().getIntOrFloatBitWidth() != instr->m * aBitsPerRow ||
+      bOperand.size() != instr->k || c.size() != instr->m)
+    return Error("matrix instruction \"" + name.str() + "\" got " + std::to_string(a.size()) +
+                 ", " + std::to_string(bOperand.size()) + " and " + std::to_string(c.size()) +
+                 " registers of A, B and the accumulator");
+  // A: a short or an int per row (a lane's 16 or 32 bits of the row's 32
+  // bytes), or for tf32 on 16 lanes a float per two rows; B: 8 32-bit
+  // components packed along K.
+  Type aComponent = tf32 ? Type(b.getF32Type()) : Type(b.getIntegerType(aBitsPerRow));
+  int64_t aCount = tf32 ? int64_t(a.size()) : int64_t(instr->m);
+  Value av = packComponents(b, loc, a, aComponent, aCount);
+  Type bComponent = tf32 ? Type(b.getF32Type()) : Type(b.getI32Type());
+  Value bv = packComponents(b, loc, bOperand, bComponent, 8);
+  Type accElem = c.front().getType();
+  Value cv = packComponents(b, loc, c, accElem, int64_t(c.size()));
+  Value d = callBuiltin(b, loc, instr->builtin, cv.getType(), {av, bv, cv});
+  SmallVector<Value> out;
+  for (size_t i = 0; i < c.size(); ++i)
+    out.push_back(LLVM::ExtractElementOp::create(b, loc, d, i32Const(b, loc, int64_t(i))));
+  return out;
+}
+
 } // namespace hadron::intel

@@ -58,6 +58,15 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  /// One DPAS of the model's instruction `instr`: a call of its
+  /// cl_intel_subgroup_matrix_multiply_accumulate builtin, which the SPIR-V
+  /// module imports and the GPU driver provides. An instruction the arch
+  /// lacks (the OpenCL CPU device has none), or one of another sub-group
+  /// size than the kernel's, is an error that says why.
+  Result<llvm::SmallVector<mlir::Value>>
+  matrixMultiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef instr,
+                           mlir::ValueRange a, mlir::ValueRange bOperand,
+                           mlir::ValueRange c) override;
 
   /// The sub-group size each kernel was lowered for, by kernel name: the
   /// lanes of its layouts, else the arch's largest.

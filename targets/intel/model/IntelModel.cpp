@@ -24,14 +24,29 @@ namespace {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
-std::vector<DpasInstr> dpasShapes(unsigned sg, unsigned n) {
+std::vector<DpasInstr> dpasShapes(unsigned sg) {
   // M = 8 rows (the systolic depth), N = the sub-group size, K = 32 bytes
-  // of the input type per row.
+  // of the input type per row. With 16 lanes a lane holds 16 bits of each
+  // row of A (short8), with 8 lanes 32 bits (int8). tf32 exists only for
+  // 16-lane sub-groups (cl_intel_subgroup_matrix_multiply_accumulate_tf32).
+  if (sg == 16)
+    return {
+        {"dpas.f32.8x16x16.f16", 16, 8, 16, 16, "f16", "f16", "f32",
+         "_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_sDv8_iDv8_f"},
+        {"dpas.f32.8x16x16.bf16", 16, 8, 16, 16, "bf16", "bf16", "f32",
+         "_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_sDv8_iDv8_f"},
+        {"dpas.f32.8x16x8.tf32", 16, 8, 16, 8, "tf32", "tf32", "f32",
+         "_Z39intel_sub_group_tf32_tf32_matrix_mad_k8Dv4_fDv8_fS0_"},
+        {"dpas.i32.8x16x32.i8", 16, 8, 16, 32, "i8", "i8", "i32",
+         "_Z36intel_sub_group_i8_i8_matrix_mad_k32Dv8_sDv8_iS0_"},
+    };
   return {
-      {sg == 16 ? "dpas.f32.8x16x16.f16" : "dpas.f32.8x8x16.f16", sg, 8, n, 16, "f16", "f16", "f32"},
-      {sg == 16 ? "dpas.f32.8x16x16.bf16" : "dpas.f32.8x8x16.bf16", sg, 8, n, 16, "bf16", "bf16", "f32"},
-      {sg == 16 ? "dpas.f32.8x16x8.tf32" : "dpas.f32.8x8x8.tf32", sg, 8, n, 8, "tf32", "tf32", "f32"},
-      {sg == 16 ? "dpas.i32.8x16x32.i8" : "dpas.i32.8x8x32.i8", sg, 8, n, 32, "i8", "i8", "i32"},
+      {"dpas.f32.8x8x16.f16", 8, 8, 8, 16, "f16", "f16", "f32",
+       "_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_iS_Dv8_f"},
+      {"dpas.f32.8x8x16.bf16", 8, 8, 8, 16, "bf16", "bf16", "f32",
+       "_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_iS_Dv8_f"},
+      {"dpas.i32.8x8x32.i8", 8, 8, 8, 32, "i8", "i8", "i32",
+       "_Z36intel_sub_group_i8_i8_matrix_mad_k32Dv8_iS_S_"},
   };
 }
 
@@ -53,7 +68,7 @@ ArchModel gpu(const char *arch, Family family, const char *representative,
   m.computeUnits = cores;
   m.maxVectorBytes = 16;
   m.blockIo = blockIo ? BlockIo{true, 64, 32, 16} : BlockIo{false, 0, 0, 0};
-  m.dpas = dpasShapes(dpasSubGroup, dpasSubGroup);
+  m.dpas = dpasShapes(dpasSubGroup);
   return m;
 }
 
@@ -112,6 +127,14 @@ std::string_view knownArchs() {
 bool allowsSubGroupSize(const ArchModel &arch, unsigned size) {
   return std::find(arch.subGroupSizes.begin(), arch.subGroupSizes.end(), size) !=
          arch.subGroupSizes.end();
+}
+
+const DpasInstr *findDpas(std::string_view name) {
+  for (const ArchModel &m : archModels())
+    for (const DpasInstr &d : m.dpas)
+      if (name == d.name)
+        return &d;
+  return nullptr;
 }
 
 } // namespace hadron::intel

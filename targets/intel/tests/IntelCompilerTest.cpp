@@ -4,8 +4,11 @@
 // (LocalSize), and whose signatures the runtime launches with. Then the
 // error paths: a layout whose lanes the arch has no sub-group for, layouts
 // of two sub-group sizes in one kernel (the core's verifier), an unknown
-// arch, IR that does not parse.
+// arch, IR that does not parse. hd.dot on every DPAS instruction each arch
+// reports calls the extension's builtin, in spirv-dis's disassembly; DPAS
+// is refused where it cannot run.
 
+#include "MatrixDotKernel.h"
 #include "hadron/plugin/plugin.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +20,9 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fstream>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -245,6 +250,126 @@ module attributes {hd.num_warps = 4 : i32} {
                          "module has warps of 32 lanes"),
             std::string::npos)
       << c.error;
+}
+
+/// What each arch's DPAS is called through, per
+/// cl_intel_subgroup_matrix_multiply_accumulate(_tf32): the OpenCL C function
+/// (Itanium-mangled for the sub-group size's operand vectors, as clang
+/// mangles the extension's declarations). Written here, not read from the
+/// model, so that a missing, extra or misnamed instruction fails.
+struct ArchDpas {
+  const char *arch;
+  unsigned lanes;
+  std::map<std::string, std::string> builtinOf; ///< instruction name -> function
+};
+
+const ArchDpas kXe16(const char *arch) {
+  return {arch,
+          16,
+          {{"dpas.f32.8x16x16.f16", "_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_sDv8_iDv8_f"},
+           {"dpas.f32.8x16x16.bf16",
+            "_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_sDv8_iDv8_f"},
+           {"dpas.f32.8x16x8.tf32", "_Z39intel_sub_group_tf32_tf32_matrix_mad_k8Dv4_fDv8_fS0_"},
+           {"dpas.i32.8x16x32.i8", "_Z36intel_sub_group_i8_i8_matrix_mad_k32Dv8_sDv8_iS0_"}}};
+}
+
+const ArchDpas kArchDpas[] = {
+    kXe16("pvc"),
+    kXe16("bmg"),
+    kXe16("lnl"),
+    {"acm",
+     8,
+     {{"dpas.f32.8x8x16.f16", "_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_iS_Dv8_f"},
+      {"dpas.f32.8x8x16.bf16", "_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_iS_Dv8_f"},
+      {"dpas.i32.8x8x32.i8", "_Z36intel_sub_group_i8_i8_matrix_mad_k32Dv8_iS_S_"}}},
+    {"cpu", 16, {}},
+};
+
+std::vector<std::string> reportedMatrixInstructions(const char *arch) {
+  const char *const *texts = nullptr;
+  hd_error err{};
+  EXPECT_EQ(compiler()->matrix_instructions(arch, &texts, &err), HD_OK) << err.message;
+  std::vector<std::string> out;
+  for (; texts && *texts; ++texts)
+    out.push_back(*texts);
+  return out;
+}
+
+class DpasPerArch : public testing::TestWithParam<ArchDpas> {};
+
+// Every instruction the compiler part reports for the arch, and no other,
+// compiles from a kernel written from its #hd.matrix_instr text alone into
+// SPIR-V that spirv-val accepts and that calls the extension's function
+// exactly four times (2 tiles along N x 2 steps along K per sub-group),
+// imported for the driver to provide. bf16 kernels stop at the known
+// SPV_KHR_bfloat16 gap (the conformance expectation's reason) before DPAS.
+TEST_P(DpasPerArch, EveryReportedInstructionCallsItsBuiltin) {
+  ASSERT_NE(compiler(), nullptr);
+  const ArchDpas &unit = GetParam();
+  std::set<std::string> reported, expected;
+  for (const auto &[name, builtin] : unit.builtinOf)
+    expected.insert(name);
+  for (const std::string &text : reportedMatrixInstructions(unit.arch)) {
+    hadron::testing::MatrixInstrText mi = hadron::testing::parseMatrixInstrText(text);
+    SCOPED_TRACE(mi.name);
+    reported.insert(mi.name);
+    auto want = unit.builtinOf.find(mi.name);
+    if (want == unit.builtinOf.end())
+      continue;
+    Compiled c;
+    compile(hadron::testing::matrixDotKernel(mi, unit.lanes), unit.arch, c);
+    if (mi.aType == "bf16") {
+      EXPECT_NE(c.error.find("requires the following SPIR-V extension: SPV_KHR_bfloat16"),
+                std::string::npos)
+          << c.error;
+      continue;
+    }
+    ASSERT_EQ(c.status, HD_OK) << c.error;
+    std::string dis;
+    EXPECT_EQ(validate(*c.module, std::string(unit.arch) + "-" + mi.name, dis), "");
+    std::regex call("OpFunctionCall %\\w+ %" + want->second + " ");
+    EXPECT_EQ(std::distance(std::sregex_iterator(dis.begin(), dis.end(), call),
+                            std::sregex_iterator()),
+              4)
+        << dis;
+    EXPECT_NE(dis.find("LinkageAttributes \"" + want->second + "\" Import"), std::string::npos);
+    EXPECT_NE(dis.find("SubgroupSize " + std::to_string(unit.lanes)), std::string::npos);
+  }
+  EXPECT_EQ(reported, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(IntelCompiler, DpasPerArch, testing::ValuesIn(kArchDpas),
+                         [](const auto &info) { return std::string(info.param.arch); });
+
+// DPAS elsewhere is refused with the reason: on the OpenCL CPU device (no
+// matrix unit), with another sub-group size, or under a name no arch has.
+TEST(IntelCompiler, DpasWhereItCannotRunIsRefused) {
+  std::string f16;
+  for (const std::string &text : reportedMatrixInstructions("pvc"))
+    if (text.find("\"dpas.f32.8x16x16.f16\"") != std::string::npos)
+      f16 = text;
+  ASSERT_FALSE(f16.empty());
+  std::string ir = hadron::testing::matrixDotKernel(hadron::testing::parseMatrixInstrText(f16), 16);
+  Compiled cpu;
+  compile(ir, "cpu", cpu);
+  EXPECT_EQ(cpu.status, HD_ERROR_COMPILE);
+  EXPECT_NE(cpu.error.find("matrix instruction \"dpas.f32.8x16x16.f16\" is DPAS, which cpu has "
+                           "not (no matrix unit)"),
+            std::string::npos)
+      << cpu.error;
+  Compiled acm;
+  compile(ir, "acm", acm);
+  EXPECT_NE(acm.error.find("is not one of acm's DPAS instructions (dpas.f32.8x8x16.f16, "
+                           "dpas.f32.8x8x16.bf16, dpas.i32.8x8x32.i8)"),
+            std::string::npos)
+      << acm.error;
+  Compiled unknown;
+  compile(std::regex_replace(ir, std::regex("dpas\\.f32\\.8x16x16\\.f16"), "dpas.f32.8x16x17.f16"),
+          "pvc", unknown);
+  EXPECT_NE(unknown.error.find("no matrix instruction \"dpas.f32.8x16x17.f16\": the Intel model "
+                               "declares no DPAS of that name"),
+            std::string::npos)
+      << unknown.error;
 }
 
 TEST(IntelCompiler, UnknownArchNamesTheKnownOnes) {

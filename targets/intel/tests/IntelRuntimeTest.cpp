@@ -8,6 +8,7 @@
 // references, plus buffer offsets, events and a failing hd.assert.
 
 #include "IntelRuntime.h"
+#include "MatrixDotKernel.h"
 #include "SpirTranslation.h"
 
 #include "hadron/plugin/plugin.h"
@@ -467,6 +468,45 @@ module attributes {hd.num_warps = 4 : i32} {
   // Reported once: the next synchronize is clean.
   auto after = dev->synchronize();
   EXPECT_TRUE(after.ok()) << after.message();
+}
+
+/// The kernel of pvc's f16 DPAS (16-lane sub-groups), from the text the
+/// compiler part reports.
+std::string dpasKernel(const hadron::runtime::Context &ctx) {
+  auto texts = ctx.matrixInstructions("intel", "pvc");
+  EXPECT_TRUE(texts.ok()) << texts.status().message();
+  for (const std::string &text : *texts)
+    if (text.find("\"dpas.f32.8x16x16.f16\"") != std::string::npos)
+      return hadron::testing::matrixDotKernel(hadron::testing::parseMatrixInstrText(text), 16);
+  ADD_FAILURE() << "pvc reports no dpas.f32.8x16x16.f16";
+  return "";
+}
+
+// The CPU device has no matrix unit: a DPAS kernel compiled for it is
+// refused with the reason, and pvc's SPIR-V, which imports the extension's
+// builtin, fails to build there with the driver's log; neither crashes or
+// runs.
+TEST_F(IntelCpu, DpasIsRefusedWithTheReason) {
+  std::string ir = dpasKernel(*ctx);
+  auto own = dev->loadIR(ir);
+  ASSERT_FALSE(own.ok());
+  EXPECT_NE(own.status().message().find("matrix instruction \"dpas.f32.8x16x16.f16\" is DPAS, "
+                                        "which cpu has not (no matrix unit)"),
+            std::string::npos)
+      << own.status().message();
+  hd_compile_options forPvc{};
+  forPvc.struct_size = sizeof(forPvc);
+  forPvc.arch = "pvc";
+  forPvc.opt_level = 3;
+  auto gpu = dev->loadIR(ir, &forPvc);
+  ASSERT_FALSE(gpu.ok());
+  // Intel's CPU runtime: "clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11);
+  // build log: ... Symbols not found: [ _Z38intel_sub_group_f16_f16_... ]".
+  EXPECT_NE(gpu.status().message().find("clBuildProgram"), std::string::npos)
+      << gpu.status().message();
+  EXPECT_NE(gpu.status().message().find("intel_sub_group_f16_f16_matrix_mad_k16"),
+            std::string::npos)
+      << gpu.status().message();
 }
 
 // The OpenCL build log reaches the error of a module the device rejects.
