@@ -19,6 +19,7 @@
 #include "HostBuiltins.h"
 #include "HostHooks.h"
 #include "HostKernelABI.h"
+#include "OutlineMaskedAccesses.h"
 #include "SplitWideVectors.h"
 #include "hadron/Compiler/Backend.h"
 #include "hadron/Compiler/Pipeline.h"
@@ -206,6 +207,7 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
     return fail(machine.error());
   module.setDataLayout((*machine)->createDataLayout());
   hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
+  hadron::host::outlineMaskedAccesses(module, **machine);
   truncateToBf16InIntegers(module);
   expandVectorExp(module);
   recordArch(module, arch->name);
