@@ -37,6 +37,14 @@ bool isNative(IntrinsicInst &call, const TargetTransformInfo &tti) {
   }
 }
 
+/// `type` with floating-point elements replaced by integers of their width.
+Type *asBits(Type *type) {
+  auto *vec = dyn_cast<VectorType>(type);
+  if (!vec || !vec->getElementType()->isFloatingPointTy())
+    return type;
+  return VectorType::getInteger(vec);
+}
+
 } // namespace
 
 void outlineMaskedAccesses(Module &module, TargetMachine &machine) {
@@ -54,28 +62,39 @@ void outlineMaskedAccesses(Module &module, TargetMachine &machine) {
         if (!isNative(*call, tti))
           calls.push_back(call);
     for (IntrinsicInst *call : calls) {
+      // The helper moves bits: floating-point data crosses the call as
+      // integers of the same width (bf16 and f16 vectors have no settled
+      // passing convention, and x86 mangled bf16 arguments in one).
+      SmallVector<Type *> argTypes;
+      for (Value *arg : call->args())
+        argTypes.push_back(asBits(arg->getType()));
+      Type *resultType = asBits(call->getType());
       Function *&helper = helpers[{call->getCalledFunction(), call->getAttributes()}];
       if (!helper) {
-        helper = Function::Create(call->getFunctionType(), GlobalValue::InternalLinkage,
+        helper = Function::Create(FunctionType::get(resultType, argTypes, false),
+                                  GlobalValue::InternalLinkage,
                                   "__hd_" + call->getCalledFunction()->getName(), module);
-        helper->setCallingConv(CallingConv::PreserveAll);
         helper->addFnAttr(Attribute::NoInline);
         helper->addFnAttr(Attribute::NoUnwind);
         helper->addFnAttr(Attribute::WillReturn);
         IRBuilder<> b(BasicBlock::Create(module.getContext(), "", helper));
         SmallVector<Value *> args(llvm::make_pointer_range(helper->args()));
-        CallInst *inner = b.CreateCall(call->getCalledFunction(), args);
+        Function *intrinsic = Intrinsic::getOrInsertDeclaration(
+            &module, call->getIntrinsicID(), resultType, argTypes);
+        CallInst *inner = b.CreateCall(intrinsic, args);
         inner->setAttributes(call->getAttributes());
-        if (helper->getReturnType()->isVoidTy())
+        if (resultType->isVoidTy())
           b.CreateRetVoid();
         else
           b.CreateRet(inner);
       }
       IRBuilder<> b(call);
-      SmallVector<Value *> args(call->args());
+      SmallVector<Value *> args;
+      for (auto [arg, type] : llvm::zip(call->args(), argTypes))
+        args.push_back(b.CreateBitCast(arg, type));
       CallInst *outlined = b.CreateCall(helper, args);
-      outlined->setCallingConv(CallingConv::PreserveAll);
-      call->replaceAllUsesWith(outlined);
+      if (!call->getType()->isVoidTy())
+        call->replaceAllUsesWith(b.CreateBitCast(outlined, call->getType()));
       call->eraseFromParent();
     }
   }

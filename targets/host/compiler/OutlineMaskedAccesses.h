@@ -16,8 +16,9 @@ namespace hadron::host {
 /// kernel that holds a whole tile those are thousands of blocks, and the
 /// register allocator's liveness work grows with blocks times live values
 /// (a 1024-float masked add took 9 s to compile for x86-64). Each helper is
-/// expanded once, and keeps every register it does not use
-/// (preserve_allcc), so the caller's tile stays in registers around the call.
+/// expanded once. It has the C calling convention: preserve_allcc would keep
+/// the caller's registers, but x86 ends such a function with vzeroupper,
+/// which clears the upper halves of the very registers it promises to keep.
 void outlineMaskedAccesses(llvm::Module &module, llvm::TargetMachine &machine);
 
 } // namespace hadron::host
