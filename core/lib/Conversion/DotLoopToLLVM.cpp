@@ -92,7 +92,9 @@ struct DotLoopLowering : TilePattern<DotOp> {
       bBuffer = LLVM::AllocaOp::create(rewriter, loc, ptr, bElem,
                                        i32Const(rewriter, loc, k * n), bytesOf(bElem));
     }
-    auto permute = [&](Value v, ArrayRef<int64_t> order) { return shuffle(rewriter, loc, v, v, order); };
+    auto permute = [&](Value v, ArrayRef<int64_t> order) {
+      return shuffle(rewriter, loc, v, v, order);
+    };
     LLVM::StoreOp::create(rewriter, loc, permute(adaptor.getA(), aOrder), aBuffer, bytesOf(aElem));
     LLVM::StoreOp::create(rewriter, loc, permute(adaptor.getB(), bOrder), bBuffer, bytesOf(bElem));
 
@@ -131,10 +133,11 @@ struct DotLoopLowering : TilePattern<DotOp> {
     };
     x = widen(x);
     y = widen(y);
-    Value next = isa<FloatType>(accElem)
-                     ? LLVM::FMulAddOp::create(rewriter, loc, x, y, acc).getResult()
-                     : LLVM::AddOp::create(rewriter, loc, acc, LLVM::MulOp::create(rewriter, loc, x, y))
-                           .getResult();
+    Value next;
+    if (isa<FloatType>(accElem))
+      next = LLVM::FMulAddOp::create(rewriter, loc, x, y, acc);
+    else
+      next = LLVM::AddOp::create(rewriter, loc, acc, LLVM::MulOp::create(rewriter, loc, x, y));
     Value stepNext = LLVM::AddOp::create(rewriter, loc, step, i32Const(rewriter, loc, 1));
     LLVM::BrOp::create(rewriter, loc, ValueRange{stepNext, next}, header);
 
