@@ -132,6 +132,7 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   populateGlobalMemoryPatterns(converter, lowering, patterns);
   populateReduceScanPatterns(converter, lowering, patterns);
   populateDotPatterns(converter, lowering, patterns);
+  populateDotLoopPatterns(converter, lowering, patterns);
   populateAtomicPatterns(converter, lowering, patterns);
   populateDebugPatterns(converter, lowering, patterns);
   populateSharedMemoryPatterns(converter, lowering, patterns);

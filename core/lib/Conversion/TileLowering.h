@@ -379,6 +379,10 @@ void populateReduceScanPatterns(TileTypeConverter &converter, Lowering &lowering
                                 RewritePatternSet &patterns);
 void populateDotPatterns(TileTypeConverter &converter, Lowering &lowering,
                          RewritePatternSet &patterns);
+/// hd.dot as a loop over K, where one thread runs a CTA (DotLoopToLLVM.cpp);
+/// preferred there over populateDotPatterns' register-by-register form.
+void populateDotLoopPatterns(TileTypeConverter &converter, Lowering &lowering,
+                             RewritePatternSet &patterns);
 
 } // namespace hadron::lowering
 

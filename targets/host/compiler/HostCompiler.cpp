@@ -1,7 +1,9 @@
 //===- HostCompiler.cpp - The host target's compiler part -----------------===//
 //
 // The shared front half (hadron/Compiler/Pipeline.h, with HostHooks) gives
-// LLVM IR; the host's back half optimises it at O3 for the arch's CPU, emits
+// LLVM IR; the host's back half cuts the tiles (vectors of a lane per element
+// of the CTA's tile) into register-sized chunks (SplitWideVectors.h),
+// optimises it at O3 for the arch's CPU, emits
 // an object, and links it with the conversion helpers (HostBuiltins.h) by
 // ld.lld -shared into the ELF the host runtime part dlopens. Exported through
 // `hadron_compiler_entry`.
@@ -17,6 +19,8 @@
 #include "HostBuiltins.h"
 #include "HostHooks.h"
 #include "HostKernelABI.h"
+#include "OutlineMaskedAccesses.h"
+#include "SplitWideVectors.h"
 #include "hadron/Compiler/Backend.h"
 #include "hadron/Compiler/Pipeline.h"
 #include "hadron/IR/Dialect.h"
@@ -33,6 +37,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -197,12 +202,15 @@ hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *opt
     return hadron::reportError(err, HD_ERROR_COMPILE, lowered.error());
   llvm::Module &module = *lowered.value().llvmModule;
 
-  truncateToBf16InIntegers(module);
-  expandVectorExp(module);
-  recordArch(module, arch->name);
   auto machine = hadron::createNativeTargetMachine(opts.optLevel, arch->cpu);
   if (!machine)
     return fail(machine.error());
+  module.setDataLayout((*machine)->createDataLayout());
+  hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
+  hadron::host::outlineMaskedAccesses(module, **machine);
+  truncateToBf16InIntegers(module);
+  expandVectorExp(module);
+  recordArch(module, arch->name);
   auto code = hadron::generateCode(module, **machine, opts);
   if (!code)
     return fail(code.error());
