@@ -60,8 +60,9 @@ struct DotLoopLowering : TilePattern<DotOp> {
     auto bPacked = dyn_cast_or_null<VectorType>(adaptor.getB().getType());
     if (!a || !b || !c || !packed || !aPacked || !bPacked)
       return failure();
-    int64_t m = op.getA().getType().getShape()[0], k = op.getA().getType().getShape()[1];
-    int64_t n = op.getB().getType().getShape()[1];
+    int64_t m = cast<ShapedType>(op.getA().getType()).getShape()[0],
+            k = cast<ShapedType>(op.getA().getType()).getShape()[1];
+    int64_t n = cast<ShapedType>(op.getB().getType()).getShape()[1];
     SmallVector<int64_t> aOrder = canonicalOrder(*a, m, k, /*transposed=*/true);
     SmallVector<int64_t> bOrder = canonicalOrder(*b, k, n, /*transposed=*/false);
     if (aOrder.empty() || bOrder.empty())
