@@ -211,8 +211,8 @@ def Hadron_PaddedSharedLayoutAttr : Hadron_SharedLayout<"PaddedSharedLayout", "p
 def Hadron_MatrixSharedLayoutAttr : Hadron_SharedLayout<"MatrixSharedLayout", "matrix_shared"> {
   let summary = "The swizzled tiles that matrix units read from shared memory";
   let description = [{
-    The layout of a matrix-instruction operand in shared memory (NVIDIA's
-    NVMMA layouts, as Gluon's `NVMMASharedLayout`), for the last two dims;
+    The layout of a matrix-instruction operand in shared memory (NVMMA-style swizzles,
+    as Gluon's `NVMMASharedLayout`), for the last two dims;
     leading dims stack whole tiles. The contiguous dim is dim 1, or dim 0
     when `transposed`. Memory holds atoms of 8 rows of `swizzle` bytes: the
     contiguous dim in runs of `swizzle` bytes, the other dim at a stride of
