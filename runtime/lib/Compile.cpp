@@ -184,7 +184,7 @@ std::shared_ptr<LoadedBinary> memoryLoaded(hd_context &ctx, const cache::Digest 
   if (found == ctx.kernelCache.end())
     return nullptr;
   auto loaded = found->second.loaded.find(device);
-  return loaded == found->second.loaded.end() ? nullptr : loaded->second;
+  return loaded == found->second.loaded.end() ? nullptr : loaded->second.lock();
 }
 
 // Keeps `entry` under `key`, and `loaded` as its binary on `device` when
@@ -199,17 +199,12 @@ void remember(hd_context &ctx, const cache::Digest &key,
     cached.loaded.clear();
   }
   if (device && loaded)
-    cached.loaded[device] = std::move(loaded);
+    cached.loaded[device] = loaded;
 }
 
 void forget(hd_context &ctx, const cache::Digest &key) {
-  CachedKernel dropped; // unloaded after the lock is released
   std::lock_guard<std::mutex> lock(ctx.cacheMutex);
-  auto found = ctx.kernelCache.find(key);
-  if (found == ctx.kernelCache.end())
-    return;
-  dropped = std::move(found->second);
-  ctx.kernelCache.erase(found);
+  ctx.kernelCache.erase(key);
 }
 
 hd_status moduleOf(hd_device *device, std::shared_ptr<LoadedBinary> loaded,

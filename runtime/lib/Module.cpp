@@ -135,18 +135,11 @@ hd_status hd_module_destroy(hd_module *module, hd_error *err) {
     std::lock_guard<std::mutex> lock(device->context->mutex);
     device->context->modules.erase(module);
   }
-  // A binary no other module and no cache entry holds is unloaded here, so
-  // that the plugin's refusal reaches the caller; a shared one stays.
-  hd_status status = HD_OK;
-  hd_error pluginErr;
-  clearError(&pluginErr);
-  if (module->binary.use_count() == 1) {
-    status = device->plugin->runtime->module_unload(module->binary->loaded, &pluginErr);
-    module->binary->loaded = nullptr;
-  }
+  // The binary is unloaded with the last module that uses it (another
+  // thread may be taking it from the in-memory cache right now, which only
+  // the shared pointer's count decides safely).
   delete module;
-  return status == HD_OK ? HD_OK
-                         : forwardPluginError(err, device, "module_unload", pluginErr, status);
+  return HD_OK;
 }
 
 uint32_t hd_module_kernel_count(const hd_module *module) {

@@ -51,8 +51,10 @@ struct hd_kernel {
 namespace hadron::runtime {
 
 /// A binary as a plugin loaded it. Modules of one kernel-cache entry on one
-/// device share it (the in-memory cache keeps one per entry and device), so
-/// it is unloaded when the last of them and the cache let go.
+/// device share it (the in-memory cache points at it while one of them
+/// lives), and the last of them to go unloads it: when the program destroys
+/// it, as without sharing, never later (a plugin's driver may be gone by the
+/// time static destructors run).
 struct LoadedBinary {
   hd_device *device = nullptr;
   hd_plugin_module *loaded = nullptr;
@@ -63,10 +65,10 @@ struct LoadedBinary {
 };
 
 /// What the in-memory cache holds for a key: the entry, and the binary
-/// loaded on each device that asked for it.
+/// loaded from it on each device while a module uses it.
 struct CachedKernel {
   std::shared_ptr<const cache::Entry> entry;
-  std::map<const hd_device *, std::shared_ptr<LoadedBinary>> loaded;
+  std::map<const hd_device *, std::weak_ptr<LoadedBinary>> loaded;
 };
 
 } // namespace hadron::runtime
@@ -102,8 +104,6 @@ struct hd_context {
   std::map<std::string, std::unique_ptr<MatrixInstructions>> matrixInstructions;
 
   /// The in-memory kernel cache (Compile.cpp), in front of the on-disk one.
-  /// Declared after the devices, so destroyed before them: its binaries are
-  /// unloaded through their devices' plugins.
   std::mutex cacheMutex;
   std::map<hadron::runtime::cache::Digest, hadron::runtime::CachedKernel> kernelCache;
   /// One lock per key, held while that key is looked up, compiled and

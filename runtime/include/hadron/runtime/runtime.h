@@ -435,7 +435,9 @@ HADRON_RUNTIME_API void hd_bundle_destroy(hd_bundle *bundle);
 HADRON_RUNTIME_API hd_status hd_module_load_bundle(hd_device *device, const hd_bundle *bundle,
                                                    hd_module **out, hd_error *err);
 
-/* Unloads the module; its kernels become invalid. NULL is a no-op. */
+/* Unloads the module; its kernels become invalid. Modules that
+ * hd_module_load_ir made of one kernel on one device share its binary, which
+ * the last of them unloads. NULL is a no-op; returns HD_OK. */
 HADRON_RUNTIME_API hd_status hd_module_destroy(hd_module *module, hd_error *err);
 
 HADRON_RUNTIME_API uint32_t hd_module_kernel_count(const hd_module *module);
