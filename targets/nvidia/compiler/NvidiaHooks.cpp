@@ -643,6 +643,12 @@ SmallVector<Value> NvidiaHooks::endSharedMatrixGroup(OpBuilder &b, Location loc,
 
 SmallVector<Value> NvidiaHooks::waitSharedMatrixGroups(OpBuilder &b, Location loc,
                                                        unsigned pending, ValueRange values) {
+  // Without wgmma every dot completed when it ended (FMA or mma.sync).
+  bool hasGroups = false;
+  for (const MatrixInstr *m : matrixInstructions(arch))
+    hasGroups |= m->family == MatrixFamily::Wgmma;
+  if (!hasGroups)
+    return SmallVector<Value>(values.begin(), values.end());
   return throughAsm(b, loc, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
                     values);
 }
