@@ -51,6 +51,36 @@ inline std::string testName(std::string name) {
   return name;
 }
 
+/// `tensor<r x c x elem, layout>`.
+inline std::string tileType(int r, int c, const std::string &elem, const char *layout) {
+  return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" + elem + ", " + layout +
+         ">";
+}
+
+/// Appends to `ir` the ops that make pointers to every element of the r x c
+/// row-major matrix `%x` in the layout #ld (slices #rows, #cols); returns
+/// the name of the pointer tile.
+inline std::string rowMajorPointers(std::string &ir, const std::string &x, int r, int c,
+                                    const std::string &elem) {
+  std::string R = std::to_string(r), C = std::to_string(c), v = "%" + x + "_";
+  std::string ptrT = tileType(r, c, "!hd.ptr<" + elem + ">", "#ld");
+  std::string offT = tileType(r, c, "i32", "#ld");
+  ir += "    " + v + "r = hd.arange 0 to " + R + " : tensor<" + R + "xi32, #rows>\n" +
+        "    " + v + "s = arith.constant dense<" + C + "> : tensor<" + R + "xi32, #rows>\n" +
+        "    " + v + "rs = arith.muli " + v + "r, " + v + "s : tensor<" + R + "xi32, #rows>\n" +
+        "    " + v + "r2 = hd.expand_dims " + v + "rs axis = 1 : tensor<" + R +
+        "xi32, #rows> -> tensor<" + R + "x1xi32, #ld>\n" +
+        "    " + v + "rb = hd.broadcast " + v + "r2 : tensor<" + R + "x1xi32, #ld> -> " + offT +
+        "\n" + "    " + v + "c = hd.arange 0 to " + C + " : tensor<" + C + "xi32, #cols>\n" +
+        "    " + v + "c2 = hd.expand_dims " + v + "c axis = 0 : tensor<" + C +
+        "xi32, #cols> -> tensor<1x" + C + "xi32, #ld>\n" +
+        "    " + v + "cb = hd.broadcast " + v + "c2 : tensor<1x" + C + "xi32, #ld> -> " + offT +
+        "\n" + "    " + v + "off = arith.addi " + v + "rb, " + v + "cb : " + offT + "\n" +
+        "    " + v + "p = hd.splat %" + x + " : " + ptrT + "\n" +
+        "    " + v + "ptrs = hd.addptr " + v + "p, " + v + "off : " + ptrT + ", " + offT + "\n";
+  return v + "ptrs";
+}
+
 /// The kernel `mma_dot(a, b, c, d)`, or an error for an instruction without
 /// an #hd.matrix_instr (wgmma).
 inline Result<std::string> mmaDotKernel(const MatrixInstr &instr) {
@@ -70,29 +100,9 @@ inline Result<std::string> mmaDotKernel(const MatrixInstr &instr) {
                    "  func.func @mma_dot(%a: !hd.ptr<" + s.elem + ">, %b: !hd.ptr<" + s.elem +
                    ">, %c: !hd.ptr<" + s.acc + ">, %d: !hd.ptr<" + s.acc +
                    ">) attributes {hd.kernel} {\n";
-  auto tensor = [](int r, int c, const std::string &elem, const char *layout) {
-    return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" + elem + ", " + layout +
-           ">";
-  };
-  // Pointers to the elements of an r x c row-major matrix, in #ld.
+  const auto tensor = tileType;
   auto pointers = [&](const std::string &x, int r, int c, const std::string &elem) {
-    std::string R = std::to_string(r), C = std::to_string(c), v = "%" + x + "_";
-    std::string ptrT = tensor(r, c, "!hd.ptr<" + elem + ">", "#ld");
-    std::string offT = tensor(r, c, "i32", "#ld");
-    ir += "    " + v + "r = hd.arange 0 to " + R + " : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "s = arith.constant dense<" + C + "> : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "rs = arith.muli " + v + "r, " + v + "s : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "r2 = hd.expand_dims " + v + "rs axis = 1 : tensor<" + R +
-          "xi32, #rows> -> tensor<" + R + "x1xi32, #ld>\n" +
-          "    " + v + "rb = hd.broadcast " + v + "r2 : tensor<" + R + "x1xi32, #ld> -> " + offT +
-          "\n" + "    " + v + "c = hd.arange 0 to " + C + " : tensor<" + C + "xi32, #cols>\n" +
-          "    " + v + "c2 = hd.expand_dims " + v + "c axis = 0 : tensor<" + C +
-          "xi32, #cols> -> tensor<1x" + C + "xi32, #ld>\n" +
-          "    " + v + "cb = hd.broadcast " + v + "c2 : tensor<1x" + C + "xi32, #ld> -> " + offT +
-          "\n" + "    " + v + "off = arith.addi " + v + "rb, " + v + "cb : " + offT + "\n" +
-          "    " + v + "p = hd.splat %" + x + " : " + ptrT + "\n" +
-          "    " + v + "ptrs = hd.addptr " + v + "p, " + v + "off : " + ptrT + ", " + offT + "\n";
-    return v + "ptrs";
+    return rowMajorPointers(ir, x, r, c, elem);
   };
   std::string pa = pointers("a", s.m, s.k, s.elem), pb = pointers("b", s.k, s.n, s.elem);
   std::string pc = pointers("c", s.m, s.n, s.acc), pd = pointers("d", s.m, s.n, s.acc);
@@ -178,28 +188,9 @@ inline Result<std::string> wgmmaDotKernel(const WgmmaCase &c) {
                    "  func.func @wgmma_dot(%a: !hd.ptr<" + s.elem + ">, %b: !hd.ptr<" + s.elem +
                    ">, %c: !hd.ptr<" + s.acc + ">, %d: !hd.ptr<" + s.acc +
                    ">) attributes {hd.kernel} {\n";
-  auto tensor = [](int r, int cols, const std::string &elem, const char *layout) {
-    return "tensor<" + std::to_string(r) + "x" + std::to_string(cols) + "x" + elem + ", " +
-           layout + ">";
-  };
-  auto pointers = [&](const std::string &x, int r, int cols, const std::string &elem) {
-    std::string R = std::to_string(r), C = std::to_string(cols), v = "%" + x + "_";
-    std::string ptrT = tensor(r, cols, "!hd.ptr<" + elem + ">", "#ld");
-    std::string offT = tensor(r, cols, "i32", "#ld");
-    ir += "    " + v + "r = hd.arange 0 to " + R + " : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "s = arith.constant dense<" + C + "> : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "rs = arith.muli " + v + "r, " + v + "s : tensor<" + R + "xi32, #rows>\n" +
-          "    " + v + "r2 = hd.expand_dims " + v + "rs axis = 1 : tensor<" + R +
-          "xi32, #rows> -> tensor<" + R + "x1xi32, #ld>\n" +
-          "    " + v + "rb = hd.broadcast " + v + "r2 : tensor<" + R + "x1xi32, #ld> -> " + offT +
-          "\n" + "    " + v + "c = hd.arange 0 to " + C + " : tensor<" + C + "xi32, #cols>\n" +
-          "    " + v + "c2 = hd.expand_dims " + v + "c axis = 0 : tensor<" + C +
-          "xi32, #cols> -> tensor<1x" + C + "xi32, #ld>\n" +
-          "    " + v + "cb = hd.broadcast " + v + "c2 : tensor<1x" + C + "xi32, #ld> -> " + offT +
-          "\n" + "    " + v + "off = arith.addi " + v + "rb, " + v + "cb : " + offT + "\n" +
-          "    " + v + "p = hd.splat %" + x + " : " + ptrT + "\n" +
-          "    " + v + "ptrs = hd.addptr " + v + "p, " + v + "off : " + ptrT + ", " + offT + "\n";
-    return v + "ptrs";
+  const auto tensor = tileType;
+  auto pointers = [&](const std::string &x, int r, int c, const std::string &elem) {
+    return rowMajorPointers(ir, x, r, c, elem);
   };
   std::string pa = pointers("a", s.m, s.k, s.elem), pb = pointers("b", s.k, s.n, s.elem);
   std::string pc = pointers("c", s.m, s.n, s.acc), pd = pointers("d", s.m, s.n, s.acc);
