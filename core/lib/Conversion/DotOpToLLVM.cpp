@@ -82,26 +82,39 @@ struct DotLowering : TilePattern<DotOp> {
                                         ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     MatrixInstrAttr instr = mma.getInstr();
+    // A may come from registers where the instruction has a fragment for
+    // it (a tensor in its #hd.dot_op layout, or a tile loaded from shared
+    // memory into that layout); B is always read from shared memory.
+    const bool aInRegisters = !instr.readsFromShared(0);
     auto aType = dyn_cast<MemDescType>(op.getA().getType());
     auto bType = dyn_cast<MemDescType>(op.getB().getType());
-    if (!aType || !bType)
+    if ((!aType && !aInRegisters) || !bType || !instr.readsFromShared(1))
       return op->emitOpError() << "takes an operand in registers; \"" << instr.getName()
-                               << "\" is lowered here with both operands in shared memory";
+                               << "\" reads B (and A, where it has no register fragment) "
+                                  "from shared memory";
+    Operand aRegsOp;
+    if (aInRegisters && failed(operandRegisters(op, 0, adaptor.getA(), rewriter, aRegsOp)))
+      return failure();
     const TileInfo *c = tile(op.getAcc().getType());
     Type packed = getTypeConverter()->convertType(op.getType());
     if (!c || !packed)
       return failure();
     std::string why;
-    auto aAddr = sharedAddressing(aType, why);
-    if (failed(aAddr))
-      return op->emitOpError() << "cannot address operand a: " << why;
+    FailureOr<SharedAddressing> aAddr = failure();
+    if (!aInRegisters) {
+      aAddr = sharedAddressing(aType, why);
+      if (failed(aAddr))
+        return op->emitOpError() << "cannot address operand a: " << why;
+    }
     auto bAddr = sharedAddressing(bType, why);
     if (failed(bAddr))
       return op->emitOpError() << "cannot address operand b: " << why;
-    if (!aAddr->paddings.empty() || !bAddr->paddings.empty())
+    if ((!aInRegisters && !aAddr->paddings.empty()) || !bAddr->paddings.empty())
       return op->emitOpError() << "reads a padded shared layout; \"" << instr.getName()
                                << "\" reads unpadded (swizzled) tiles";
-    MemDesc aDesc = unpackMemDesc(rewriter, loc, adaptor.getA());
+    MemDesc aDesc;
+    if (!aInRegisters)
+      aDesc = unpackMemDesc(rewriter, loc, adaptor.getA());
     MemDesc bDesc = unpackMemDesc(rewriter, loc, adaptor.getB());
 
     // Runtime origin of this warp's group: the accumulator's warp bases past
@@ -137,12 +150,13 @@ struct DotLowering : TilePattern<DotOp> {
       Value set = LLVM::AndOp::create(
           rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, i32Const(rewriter, loc, i)),
           i32Const(rewriter, loc, 1));
-      addBit(aDyn, *aAddr, 0, basis[0], set); // rows of A
-      addBit(bDyn, *bAddr, 1, basis[1], set); // columns of B
+      if (!aInRegisters)
+        addBit(aDyn, *aAddr, 0, basis[0], set); // rows of A
+      addBit(bDyn, *bAddr, 1, basis[1], set);   // columns of B
     }
 
-    Type elemType = getTypeConverter()->convertType(aType.getElementType());
-    unsigned elemBits = aType.getElementType().getIntOrFloatBitWidth();
+    Type elemType = getTypeConverter()->convertType(bType.getElementType());
+    unsigned elemBits = bType.getElementType().getIntOrFloatBitWidth();
     // The operand tile at `origin`, and its coordinate bits over `extent`.
     auto operandAt = [&](const SharedAddressing &addr, const MemDesc &desc, const Dynamic &dyn,
                          std::vector<int32_t> origin, std::array<int64_t, 2> extent,
@@ -175,10 +189,15 @@ struct DotLowering : TilePattern<DotOp> {
         index.emplace(t.regCoords[r], r);
       return index;
     };
-    std::map<std::vector<int32_t>, int64_t> cRegs = indexByCoord(*c);
+    std::map<std::vector<int32_t>, int64_t> cRegs = indexByCoord(*c), aRegs;
+    std::vector<std::vector<int32_t>> fa;
+    if (aInRegisters) {
+      aRegs = indexByCoord(*aRegsOp.info);
+      fa = fragmentCoords(instr.getA());
+    }
     auto fc = fragmentCoords(instr.getAcc());
     SmallVector<Value> cv = unpack(rewriter, loc, adaptor.getAcc());
-    int64_t k = aType.getShape().back();
+    int64_t k = cast<ShapedType>(op.getA().getType()).getShape().back();
     const int64_t perTile = int64_t(fc.size());
     std::vector<bool> touched(c->numRegs, false);
     lowering.hooks.beginSharedMatrixGroup(rewriter, loc);
@@ -198,8 +217,24 @@ struct DotLowering : TilePattern<DotOp> {
         acc.push_back(cv[r]);
       for (int32_t k0 = 0; k0 < k; k0 += int32_t(instr.getK())) {
         TargetHooks::SharedMatrixOperand a, b;
-        if (failed(operandAt(*aAddr, aDesc, aDyn, {row0, k0}, {instr.getM(), instr.getK()}, a)) ||
-            failed(operandAt(*bAddr, bDesc, bDyn, {k0, col0}, {instr.getK(), instr.getN()}, b)))
+        if (aInRegisters) {
+          // The fragment's registers at the tile's origin; the warps above
+          // the instruction's group hold their own rows (the operand's
+          // layout has the accumulator's warps).
+          a.elementBits = elemBits;
+          for (const std::vector<int32_t> &rc : fa) {
+            auto it = aRegs.find({rc[0] + row0, rc[1] + k0});
+            if (it == aRegs.end())
+              return op->emitOpError("operand a's layout does not hold the fragment of \"")
+                     << instr.getName() << "\" that accumulator tile (" << row0 << ", " << col0
+                     << ") needs at k = " << k0;
+            a.registers.push_back(aRegsOp.regs[it->second]);
+          }
+        } else if (failed(operandAt(*aAddr, aDesc, aDyn, {row0, k0},
+                                    {instr.getM(), instr.getK()}, a))) {
+          return failure();
+        }
+        if (failed(operandAt(*bAddr, bDesc, bDyn, {k0, col0}, {instr.getK(), instr.getN()}, b)))
           return failure();
         Result<SmallVector<Value>> d = lowering.hooks.matrixMultiplyAccumulateShared(
             rewriter, loc, instr.getName(), a, b, acc);

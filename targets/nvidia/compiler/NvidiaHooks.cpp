@@ -529,9 +529,24 @@ NvidiaHooks::matrixMultiplyAccumulateShared(OpBuilder &b, Location loc, StringRe
     return Error("matrix instruction \"" + name.str() + "\" has " + std::to_string(n / 2) +
                  " accumulator registers per thread, got " + std::to_string(c.size()));
   Value descs[2];
-  bool mnMajor[2];
+  bool mnMajor[2] = {false, false};
   const SharedMatrixOperand *ops[2] = {&a, &bOperand};
-  for (int i = 0; i < 2; ++i) {
+  // A from registers: the warp's A fragment (the mma.sync one), packed in
+  // 32-bit words.
+  const bool aRegs = a.inRegisters();
+  SmallVector<Value> aWords;
+  if (aRegs) {
+    aWords = packWords(b, loc, a.registers);
+    unsigned elemBits = a.registers.front().getType().getIntOrFloatBitWidth();
+    size_t want = size_t(instr->m) * instr->k * elemBits / 32 / 128;
+    if (aWords.size() != want)
+      return Error("matrix instruction \"" + name.str() + "\" takes A in " +
+                   std::to_string(want) + " 32-bit registers per thread, got " +
+                   std::to_string(aWords.size()));
+    if (bOperand.inRegisters() || !bOperand.address)
+      return Error("matrix instruction \"" + name.str() + "\" reads B from shared memory");
+  }
+  for (int i = aRegs ? 1 : 0; i < 2; ++i) {
     Result<MatrixDescriptorLayout> layout =
         matrixDescriptorLayout(ops[i]->byteOffsets, i == 0, ops[i]->elementBits);
     if (!layout)
@@ -555,25 +570,50 @@ NvidiaHooks::matrixMultiplyAccumulateShared(OpBuilder &b, Location loc, StringRe
   // "{$0..}, descA, descB, p, ...": the accumulator inputs are tied to the
   // outputs; scale-d = 1 (accumulate). The transpose immediates exist for
   // 16-bit inputs only; s8 takes no scale immediates either.
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * c.size() + 2) +
-                     ", 0;\n" + ptx + " {";
+  // Operands: the accumulator outputs, then A (a descriptor or its words),
+  // B's descriptor, the accumulator inputs and the scale-d predicate.
+  const size_t aCount = aRegs ? aWords.size() : 1;
+  const size_t pred = 2 * c.size() + aCount + 1;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(pred) + ", 0;\n" +
+                     ptx + " {";
   std::string constraints;
   for (size_t i = 0; i < c.size(); ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
     constraints += (i ? "," : "") + std::string(floatAcc ? "=f" : "=r");
   }
-  text += "}, $" + std::to_string(c.size()) + ", $" + std::to_string(c.size() + 1) + ", p";
+  text += "}, ";
+  if (aRegs) {
+    text += "{";
+    for (size_t i = 0; i < aCount; ++i)
+      text += (i ? ", $" : "$") + std::to_string(c.size() + i);
+    text += "}";
+  } else {
+    text += "$" + std::to_string(c.size());
+  }
+  text += ", $" + std::to_string(c.size() + aCount) + ", p";
   std::string type = instr->aType;
+  // The transpose immediates exist for 16-bit inputs only, and A from
+  // registers has none.
   if (type == "f16" || type == "bf16")
-    text += std::string(", 1, 1, ") + (mnMajor[0] ? "1" : "0") + ", " + (mnMajor[1] ? "1" : "0");
+    text += aRegs ? std::string(", 1, 1, ") + (mnMajor[1] ? "1" : "0")
+                  : std::string(", 1, 1, ") + (mnMajor[0] ? "1" : "0") + ", " +
+                        (mnMajor[1] ? "1" : "0");
   else if (type == "tf32")
     text += ", 1, 1";
   text += ";\n}";
-  constraints += ",l,l";
+  constraints += aRegs ? std::string() : std::string(",l");
+  for (size_t i = 0; aRegs && i < aCount; ++i)
+    constraints += ",r";
+  constraints += ",l";
   for (size_t i = 0; i < c.size(); ++i)
     constraints += "," + std::to_string(i);
   constraints += ",r";
-  SmallVector<Value> operands{descs[0], descs[1]};
+  SmallVector<Value> operands;
+  if (aRegs)
+    operands.append(aWords.begin(), aWords.end());
+  else
+    operands.push_back(descs[0]);
+  operands.push_back(descs[1]);
   operands.append(c.begin(), c.end());
   operands.push_back(i32Const(b, loc, 1));
   SmallVector<Type> fieldsTypes(c.size(), accType);

@@ -161,7 +161,8 @@ std::string concreteName(const MatrixInstr &instr, unsigned n) {
 }
 } // namespace
 
-Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n) {
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n,
+                                         bool aInRegisters) {
   const bool group = instr.family == MatrixFamily::Wgmma;
   unsigned cols = group ? (n ? n : instr.n) : instr.n;
   std::string text = std::string("#hd.matrix_instr<{name = \"") + concreteName(instr, cols) +
@@ -173,6 +174,8 @@ Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n) {
       {"acc", MatrixOperand::Accumulator}};
   if (!group)
     operands.insert(operands.begin(), {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}});
+  else if (aInRegisters)
+    operands.insert(operands.begin(), {"a", MatrixOperand::A});
   for (auto [key, operand] : operands) {
     Result<LinearLayout> fragment = fragmentLayout(instr, operand, group ? cols : 0);
     if (!fragment)

@@ -131,8 +131,12 @@ Result<LinearLayout> fragmentLayout(const MatrixInstr &instr, MatrixOperand oper
 /// fragments. For wgmma, `n` picks N (0: the largest); the name spells it
 /// ("wgmma.m64n128k16.bf16"), the accumulator fragment spans the warpgroup
 /// (warp bases) and A and B have no fragment: the dot reads both from shared
-/// memory through matrix descriptors.
-Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n = 0);
+/// memory through matrix descriptors. With `aInRegisters`, a wgmma's A has
+/// its register fragment (the warpgroup's four warps, 16 rows each: the
+/// form that takes A from registers, e.g. attention's P); B stays in shared
+/// memory.
+Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n = 0,
+                                         bool aInRegisters = false);
 
 /// The model entry and N of a matrix-instruction name as matrixInstrAttribute
 /// spells it ("mma.m16n8k16.bf16", "wgmma.m64n256k16.bf16"), or an error.

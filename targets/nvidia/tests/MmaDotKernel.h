@@ -136,17 +136,21 @@ struct WgmmaCase {
   int n;              ///< the instruction's N, the tile's N
   int swizzle;        ///< bytes: 128, 64 or 32
   bool bKMajor;       ///< B with K contiguous (transposed = true), else N
+  bool aInRegisters = false; ///< A from registers (its #hd.dot_op layout)
 };
 
 inline std::vector<WgmmaCase> wgmmaCases() {
   return {{"wgmma.m64nNk16.bf16", 256, 128, false}, {"wgmma.m64nNk16.bf16", 128, 64, true},
           {"wgmma.m64nNk16.f16", 64, 32, false},    {"wgmma.m64nNk16.f16", 128, 128, true},
-          {"wgmma.m64nNk8.tf32", 128, 128, true},   {"wgmma.m64nNk32.s8", 64, 64, true}};
+          {"wgmma.m64nNk8.tf32", 128, 128, true},   {"wgmma.m64nNk32.s8", 64, 64, true},
+          {"wgmma.m64nNk16.bf16", 128, 128, false, true},
+          {"wgmma.m64nNk16.f16", 64, 64, true, true},
+          {"wgmma.m64nNk32.s8", 128, 128, true, true}};
 }
 
 inline std::string wgmmaCaseName(const WgmmaCase &c) {
   return testName(c.instr) + "_n" + std::to_string(c.n) + "_sw" + std::to_string(c.swizzle) +
-         (c.bKMajor ? "_bk" : "_bn");
+         (c.bKMajor ? "_bk" : "_bn") + (c.aInRegisters ? "_areg" : "");
 }
 
 /// Test names and parameter printing (stable across runs: ctest lists tests by name).
@@ -166,7 +170,7 @@ inline Result<std::string> wgmmaDotKernel(const WgmmaCase &c) {
   const MatrixInstr *instr = findMatrixInstr(c.instr);
   if (!instr)
     return Error("no instruction " + c.instr);
-  Result<std::string> attr = matrixInstrAttribute(*instr, unsigned(c.n));
+  Result<std::string> attr = matrixInstrAttribute(*instr, unsigned(c.n), c.aInRegisters);
   if (!attr)
     return attr;
   const MmaDotShape s = wgmmaDotShape(c);
@@ -178,6 +182,7 @@ inline Result<std::string> wgmmaDotKernel(const WgmmaCase &c) {
   };
   std::string ir = "#instr = " + *attr + "\n" +
                    "#mma = #hd.mma<{instr = #instr, warpsPerCTA = [8, 1]}>\n"
+                   "#a_op = #hd.dot_op<{opIdx = 0, parent = #mma}>\n"
                    "#ld = #hd.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
                    "warpsPerCTA = [8, 1], order = [1, 0]}>\n"
                    "#rows = #hd.slice<{dim = 1, parent = #ld}>\n"
@@ -207,11 +212,15 @@ inline Result<std::string> wgmmaDotKernel(const WgmmaCase &c) {
   ir += "    %av = hd.load " + pa + " : " + ptrs(s.m, s.k, s.elem) + "\n" +
         "    %bv = hd.load " + pb + " : " + ptrs(s.k, s.n, s.elem) + "\n" +
         "    %cv = hd.load " + pc + " : " + ptrs(s.m, s.n, s.acc) + "\n" +
-        "    %as = hd.local_alloc %av : " + aT + " -> " + aM + "\n" +
+        (c.aInRegisters
+             ? "    %as = hd.convert_layout %av : " + aT + " -> " + tensor(s.m, s.k, s.elem, "#a_op") +
+                   "\n"
+             : "    %as = hd.local_alloc %av : " + aT + " -> " + aM + "\n") +
         "    %bs = hd.local_alloc %bv : " + bT + " -> " + bM + "\n" +
         "    %co = hd.convert_layout %cv : " + cT + " -> " + acc + "\n" +
         "    %do = hd.dot %as, %bs, %co" +
-        (s.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " + aM + " * " + bM +
+        (s.tf32 ? " {inputPrecision = #hd.precision<tf32>}" : "") + " : " +
+        (c.aInRegisters ? tensor(s.m, s.k, s.elem, "#a_op") : aM) + " * " + bM +
         " -> " + acc + "\n" + "    %dv = hd.convert_layout %do : " + acc + " -> " + cT + "\n" +
         "    hd.store " + pd + ", %dv : " + ptrs(s.m, s.n, s.acc) + "\n" +
         "    return\n  }\n}\n";

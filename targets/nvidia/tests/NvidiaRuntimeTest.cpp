@@ -522,6 +522,84 @@ TEST_F(NvidiaGpu, BF16GemmOnWarpgroupMatrixUnitMatchesTheHost) {
                            {{128, 256, 64}, {256, 512, 192}, {384, 256, 1024}});
 }
 
+/// The flash-attention forward example of head dim `d` against the host:
+/// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
+void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx) {
+  auto &dev = t.device();
+  auto &rng = t.random();
+  std::string file = "nvidia/attention_fwd_hd" + std::to_string(d) + ".mlir";
+  auto module = t.loadExample(file);
+  ASSERT_TRUE(module);
+  auto attn = module->kernel("attention_fwd_hd" + std::to_string(d));
+  ASSERT_TRUE(attn.ok()) << attn.status().message();
+  SCOPED_TRACE(file + ": " + std::to_string(heads) + " heads of " + std::to_string(nCtx));
+  const size_t count = size_t(heads) * nCtx * d;
+  std::uniform_real_distribution<float> dist(-2.f, 2.f);
+  std::vector<float> q(count), k(count), v(count);
+  std::vector<uint16_t> qb(count), kb(count), vb(count);
+  for (size_t i = 0; i < count; ++i) {
+    q[i] = bf16Round(dist(rng)), qb[i] = bf16Bits(q[i]);
+    k[i] = bf16Round(dist(rng)), kb[i] = bf16Bits(k[i]);
+    v[i] = bf16Round(dist(rng) / 2), vb[i] = bf16Bits(v[i]);
+  }
+  const size_t slack = 64;
+  std::vector<uint16_t> o(count + slack, 0x7fc1); // bf16 NaN
+  auto dq = dev->alloc(count * 2), dk = dev->alloc(count * 2), dv = dev->alloc(count * 2),
+       dout = dev->alloc(o.size() * 2);
+  ASSERT_TRUE(dq.ok() && dk.ok() && dv.ok() && dout.ok());
+  ASSERT_TRUE(dq->upload(qb).ok() && dk->upload(kb).ok() && dv->upload(vb).ok() &&
+              dout->upload(o).ok());
+  const float scale = 1.f / std::sqrt(float(d));
+  Status st = attn->launch({uint32_t(nCtx / 128), uint32_t(heads), 1},
+                           {dq->arg(), dk->arg(), dv->arg(), dout->arg(), arg::f32(scale),
+                            arg::i32(nCtx)});
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(dout->download(o).ok());
+  std::vector<double> s(nCtx), ref(d);
+  for (int h = 0; h < heads; ++h)
+    for (int i = 0; i < nCtx; ++i) {
+      const size_t row = (size_t(h) * nCtx + i) * d;
+      double mx = -INFINITY;
+      for (int j = 0; j < nCtx; ++j) {
+        double dot = 0;
+        for (int x = 0; x < d; ++x)
+          dot += double(q[row + x]) * k[(size_t(h) * nCtx + j) * d + x];
+        s[j] = dot * scale;
+        mx = std::max(mx, s[j]);
+      }
+      double sum = 0;
+      std::fill(ref.begin(), ref.end(), 0.0);
+      for (int j = 0; j < nCtx; ++j) {
+        double p = std::exp(s[j] - mx);
+        sum += p;
+        for (int x = 0; x < d; ++x)
+          ref[x] += p * v[(size_t(h) * nCtx + j) * d + x];
+      }
+      for (int x = 0; x < d; ++x) {
+        double want = ref[x] / sum;
+        uint32_t bits = uint32_t(o[row + x]) << 16;
+        float got;
+        std::memcpy(&got, &bits, 4);
+        // P is rounded to bf16 before P V (relative 2^-9 per weight, so at
+        // most 2^-9 max|v| = 2^-10 on O), exp2 is approximate (2 ulp) and
+        // O is stored as bf16 (2^-9 relative).
+        ASSERT_NEAR(got, want, 0x1p-8 + 0x1p-8 * std::fabs(want))
+            << "O[" << h << "][" << i << "][" << x << "]";
+      }
+    }
+  for (size_t i = count; i < count + slack; ++i)
+    ASSERT_EQ(o[i], 0x7fc1) << "element " << i << " past O was written";
+}
+
+TEST_F(NvidiaGpu, FlashAttentionForwardMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  for (int d : {64, 128}) {
+    expectAttentionMatchesTheHost(*this, d, 1, 128);
+    expectAttentionMatchesTheHost(*this, d, 3, 512);
+  }
+}
+
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes) {
   auto &dev = t.device();

@@ -141,10 +141,16 @@ public:
   /// M x K for A, K x N for B), for every bit the instruction's extent
   /// spans. The offsets come from the memdesc's shared layout, so a target
   /// can check that the layout is one its matrix unit reads.
+  /// An instruction whose #hd.matrix_instr has a register fragment for A
+  /// (and none for B) takes A from registers instead: then `address` is
+  /// null and `registers` holds the calling thread's registers of A's
+  /// fragment, in the order the fragment numbers them.
   struct SharedMatrixOperand {
     mlir::Value address;
     std::vector<std::vector<int64_t>> byteOffsets;
     unsigned elementBits = 0;
+    llvm::SmallVector<mlir::Value> registers;
+    bool inRegisters() const { return !address && !registers.empty(); }
   };
   /// D = A * B + C on the matrix instruction `instr` reading A and B from
   /// shared memory; `c` and the result are the calling thread's registers of
