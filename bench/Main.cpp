@@ -16,6 +16,7 @@
 #include "Bench.h"
 #include "HostLoops.h"
 #include "Kernels.h"
+#include "Attention.h"
 #include "Matmul.h"
 #include "RawCuda.h"
 
@@ -55,6 +56,8 @@ struct Options {
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
   std::vector<uint32_t> matmulSizes; ///< --matmul; empty: 4096, 8192
   std::string matmulIR;              ///< --matmul-ir FILE[:BMxBN]; empty: the examples
+  std::vector<uint32_t> attentionContexts; ///< --attention; empty: 4096, 16384
+  std::string attentionIR;                 ///< --attention-ir FILE; empty: the examples
   unsigned reps = 0; ///< 0: the mode's default
   unsigned warmup = 3;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -72,13 +75,18 @@ const char kUsage[] =
     "                    [--config B:S:W[,...]] [--cubin FILE] [--launches N]\n"
     "       hadron-bench --compile-only PLUGIN:ARCH [--cubin-out FILE] [--only LIST] ...\n"
     "  --device     runtime selector: host (default), nvidia, nvidia:1, ...\n"
-    "  --only       comma list of copy, add, softmax, matmul, launch (default copy,add,softmax)\n"
+    "  --only       comma list of copy, add, softmax, matmul, attention, launch (default\n"
+    "               copy,add,softmax)\n"
     "  --matmul     square GEMM sizes, multiples of 256 (default 4096,8192): the bf16\n"
     "               kernels of examples/nvidia side by side (mma.sync on sm_80+, wgmma\n"
     "               on sm_90a)\n"
     "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
     "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
     "               (m/BM, n/BN), as the examples\n"
+    "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
+    "               forward examples (head dim 64 and 128, sm_90a) on 4 x 32 heads\n"
+    "  --attention-ir FILE an attention kernel to time instead: its first kernel\n"
+    "               (q, k, v, out, sm_scale, n_ctx) named ..._hdD for head dim D\n"
     "  --n          floats for copy/add (default: host 64Mi, GPU 2^28; a multiple of 16)\n"
     "  --softmax    row shapes (default: host 8192x1024, GPU 32768x1024,8192x8192;\n"
     "               columns a multiple of 16)\n"
@@ -148,8 +156,9 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
       o.only.clear();
       for (const std::string &item : splitList(v)) {
         if (item != "copy" && item != "add" && item != "softmax" && item != "launch" &&
-            item != "matmul") {
-          why = "--only: unknown benchmark '" + item + "' (copy, add, softmax, matmul, launch)";
+            item != "matmul" && item != "attention") {
+          why = "--only: unknown benchmark '" + item +
+                "' (copy, add, softmax, matmul, attention, launch)";
           return false;
         }
         o.only.insert(item);
@@ -223,6 +232,20 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
         }
         o.matmulSizes.push_back(static_cast<uint32_t>(size));
       }
+    } else if (flag == "--attention") {
+      if (!value(v))
+        return false;
+      for (const std::string &item : splitList(v)) {
+        uint64_t ctx = 0;
+        if (!parseUnsigned(item, ctx) || ctx == 0 || ctx % 128 || ctx > 131072) {
+          why = "--attention: '" + item + "' is not an n_ctx that is a multiple of 128 up to 131072";
+          return false;
+        }
+        o.attentionContexts.push_back(static_cast<uint32_t>(ctx));
+      }
+    } else if (flag == "--attention-ir") {
+      if (!value(o.attentionIR))
+        return false;
     } else if (flag == "--matmul-ir") {
       if (!value(o.matmulIR))
         return false;
@@ -856,6 +879,41 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   return true;
 }
 
+/// The attention kernels to run: the embedded examples, or the first
+/// func.func of `path`, whose name ends in _hdD for head dim D.
+bool attentionKernelsFor(const std::string &path, std::vector<AttentionKernel> &out,
+                         std::string &why) {
+  if (path.empty()) {
+    out = attentionKernels();
+    return true;
+  }
+  AttentionKernel k;
+  k.label = path;
+  if (!readFile(path, k.ir)) {
+    why = "cannot read --attention-ir " + path;
+    return false;
+  }
+  size_t at = k.ir.find("func.func @");
+  if (at == std::string::npos) {
+    why = "--attention-ir " + path + " holds no func.func";
+    return false;
+  }
+  at += 11;
+  k.name = k.ir.substr(at, k.ir.find_first_of("( ", at) - at);
+  size_t hd = k.name.rfind("_hd");
+  unsigned dim = 0;
+  if (hd == std::string::npos || std::sscanf(k.name.c_str() + hd + 3, "%u", &dim) != 1 ||
+      (dim != 64 && dim != 128)) {
+    why = "--attention-ir " + path + ": kernel '" + k.name +
+          "' does not end in _hd64 or _hd128 (its head dim)";
+    return false;
+  }
+  k.headDim = dim;
+  k.arch = "sm_90a";
+  out = {k};
+  return true;
+}
+
 int compileOnly(rt::Context &ctx, const Options &o) {
   std::string target = o.compileOnly;
   size_t colon = target.find(':');
@@ -902,6 +960,18 @@ int compileOnly(rt::Context &ctx, const Options &o) {
     for (const MatmulKernel &g : gemms)
       if (g.arch.empty() || g.arch == arch)
         jobs.push_back({"matmul " + g.variant, g.ir, g.name, false});
+  }
+
+  if (o.only.count("attention")) {
+    std::vector<AttentionKernel> kernels;
+    std::string why;
+    if (!attentionKernelsFor(o.attentionIR, kernels, why)) {
+      std::fprintf(stderr, "hadron-bench: %s\n", why.c_str());
+      return 1;
+    }
+    for (const AttentionKernel &k : kernels)
+      if (k.arch.empty() || k.arch == arch)
+        jobs.push_back({"attention hd" + std::to_string(k.headDim), k.ir, k.name, false});
   }
 
   auto t0 = Clock::now();
@@ -1013,6 +1083,24 @@ int main(int argc, char **argv) {
           return 1;
         }
         benchMatmul(*dev, mo, json, failures);
+      }
+    }
+    if (o.only.count("attention")) {
+      if (!gpu) {
+        std::printf("\nattention: skipped on %s; it runs where the kernel's matrix "
+                    "instructions do\n", dev->name().c_str());
+      } else {
+        AttentionOptions ao;
+        ao.contexts = o.attentionContexts.empty() ? std::vector<uint32_t>{4096, 16384}
+                                                  : o.attentionContexts;
+        ao.warmup = o.warmup;
+        ao.reps = std::min(o.reps, 20u);
+        std::string why;
+        if (!attentionKernelsFor(o.attentionIR, ao.kernels, why)) {
+          std::fprintf(stderr, "hadron-bench: %s\n", why.c_str());
+          return 1;
+        }
+        benchAttention(*dev, ao, json, failures);
       }
     }
     for (const std::string &f : failures)

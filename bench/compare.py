@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Hadron vs torch/Triton/Gluon: reads hadron-bench's JSON and the reference script's.
 
-    python3 bench/compare.py hadron.json ref.json
+    python3 bench/compare.py hadron.json ref.json [ref2.json ...]
 
 hadron.json comes from `hadron-bench --device nvidia --json hadron.json`, ref.json from
 /work/shared/bench/triton_gluon_reference.py --out ref.json, run on the same GPU in the
-same command. Both count bytes read plus written, in 1e9 bytes per second, and GEMMs
-2*M*N*K flops in 1e12 per second. A ratio above 1 means Hadron's best config is faster.
+same command (bench/attention_reference.py --out ref2.json for attention; several
+reference files are merged). Both count bytes read plus written, in 1e9 bytes per
+second, GEMMs 2*M*N*K flops and attention 4*heads*n_ctx^2*d flops in 1e12 per second. A ratio above 1 means Hadron's best config is faster.
 """
 import json
 import sys
@@ -18,10 +19,12 @@ def load(path):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    hadron, ref = load(argv[1]), load(argv[2])
+    hadron, ref = load(argv[1]), {}
+    for path in argv[2:]:
+        ref.update(load(path))
     suffix = ".hadron_best_GBps"
     workloads = [k[: -len(suffix)] for k in hadron if k.endswith(suffix)]
     others = ("torch", "triton_best", "gluon_best")
@@ -40,7 +43,7 @@ def main(argv):
         print(row)
     gemms = [k[: -len(".hadron_TFLOPs")] for k in hadron if k.endswith(".hadron_TFLOPs")]
     if gemms:
-        print(f"\n{'GEMM (bf16)':<26} {'kernel':>7} {'Hadron TFLOP/s':>15} {'torch':>8} "
+        print(f"\n{'GEMM / attention (bf16)':<34} {'kernel':>7} {'Hadron TFLOP/s':>15} {'torch':>8} "
               f"{'triton':>8} {'H/torch':>8} {'H/triton':>9}")
     for g in gemms:
         t, tr = ref.get(g + ".torch_TFLOPs"), ref.get(g + ".triton_best_TFLOPs")
@@ -52,7 +55,11 @@ def main(argv):
         for v in variants:
             h = hadron[f"{g}.hadron_{v}_TFLOPs"]
             ratio = lambda r, w: f"{h / r:>{w - 1}.2f}x" if r else f"{'-':>{w}}"
-            print(f"{g:<26} {v:>7} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
+            print(f"{g:<34} {v:>7} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
+        if not variants:
+            h = hadron[g + ".hadron_TFLOPs"]
+            ratio = lambda r, w: f"{h / r:>{w - 1}.2f}x" if r else f"{'-':>{w}}"
+            print(f"{g:<34} {'':>7} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
     if "launch.hadron_call_us" in hadron:
         print("\nlaunch overhead (us per launch)   Hadron  cuLaunchKernel  ratio")
         for what, key in (("launch call, no sync", "call"), ("N launches + 1 sync", "batch"),
