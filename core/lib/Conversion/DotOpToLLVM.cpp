@@ -11,11 +11,15 @@
 namespace hadron::lowering {
 namespace {
 
-/// Coordinates (row, column) of each register of a matrix fragment in lane 0.
+/// Coordinates (row, column) of each register of a matrix fragment in lane 0
+/// (and warp 0 of a fragment a group of warps holds).
 std::vector<std::vector<int32_t>> fragmentCoords(const LinearLayout &fragment) {
   std::vector<std::vector<int32_t>> coords;
   for (int32_t r = 0; r < fragment.getInDimSize("register"); ++r) {
-    LinearLayout::Point p = fragment.applyUnchecked({{"register", r}, {"lane", 0}});
+    LinearLayout::Point in = {{"register", r}, {"lane", 0}};
+    if (fragment.hasInDim("warp"))
+      in.push_back({"warp", 0});
+    LinearLayout::Point p = fragment.applyUnchecked(in);
     coords.push_back({p[0].second, p[1].second});
   }
   return coords;

@@ -404,9 +404,9 @@ Result<LinearLayout::Point> LinearLayout::apply(const Point &in) const {
 }
 
 LinearLayout::Point LinearLayout::applyUnchecked(const Point &in) const {
-  assert(in.size() == ins_.size() && "applyUnchecked: one value per in dim");
+  assert(in.size() <= ins_.size() && "applyUnchecked: at most one value per in dim");
   Basis result(outs_.size(), 0);
-  for (size_t d = 0; d < ins_.size(); ++d) {
+  for (size_t d = 0; d < std::min(in.size(), ins_.size()); ++d) {
     assert(in[d].first == ins_[d].name && "applyUnchecked: in dim order");
     uint32_t value = uint32_t(in[d].second);
     assert(value < (uint32_t(1) << ins_[d].bases.size()) &&

@@ -179,6 +179,9 @@ TEST(LinearLayoutTest, ApplyOnPoints) {
             (Point{{"dim0", 2}, {"dim1", 0}}));
   EXPECT_EQ(layout.applyUnchecked({{"register", 1}, {"lane", 1}}),
             (Point{{"dim0", 1}, {"dim1", 1}}));
+  // In dims past the end of the point are 0 (a fragment's coordinates in
+  // lane 0 of warp 0 were once read past the point: made-up warp offsets).
+  EXPECT_EQ(layout.applyUnchecked({{"register", 1}}), (Point{{"dim0", 1}, {"dim1", 0}}));
 }
 
 TEST(LinearLayoutTest, ApplyRejectsBadPoints) {

@@ -139,8 +139,9 @@ public:
   /// L(x). `in` must name every in dim exactly once, in any order, with a
   /// value in [0, size). The result lists the out dims in layout order.
   Result<Point> apply(const Point &in) const;
-  /// apply() for callers that built `in` from getInDims(): one coordinate
-  /// per in dim, in layout order, each in range (asserted).
+  /// apply() for callers that built `in` from getInDims(): coordinates of
+  /// the first in dims, in layout order, each in range (asserted); in dims
+  /// past the end of `in` are 0.
   Point applyUnchecked(const Point &in) const;
 
   /// The product: `inner` and `outer` side by side. In and out dims are the
