@@ -245,6 +245,10 @@ class JITFunction:
             fdef = parsed.fdef
             _C.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
             module = _C.trace(self.__name__, key, num_warps, body)
+        except _C.CompileError as e:
+            # The message names the kernel's line; the interpreter's frames
+            # would only hide it.
+            raise _C.CompileError(str(e)) from None
         finally:
             hl._state.pop()
         ir = str(module)

@@ -584,10 +584,26 @@ def zeros(shape: Sequence[int], dtype: dtype, layout: _Layout) -> tensor:
     return full(shape, 0, dtype, layout)
 
 
+def _broadcast_all(*vals: Any) -> list:
+    """Tiles of one rank broadcast along their size-1 dimensions to a common
+    shape (as arithmetic does); scalars and None pass through."""
+    vals = [_unwrap(v) for v in vals]
+    tiles = [v for v in vals if isinstance(v, tensor) and v.handle.is_tile]
+    if len(tiles) < 2:
+        return vals
+    shape = tiles[0].shape
+    for t in tiles[1:]:
+        s = t.shape
+        if len(s) != len(shape):
+            return vals  # the builder names the mismatch
+        shape = [a if b == 1 else b for a, b in zip(shape, s)]
+    return [broadcast(v, shape) if isinstance(v, tensor) and v.handle.is_tile and v.shape != shape
+            else v for v in vals]
+
+
 def load(pointer: tensor, mask: Optional[tensor] = None, other: Optional[Operand] = None,
          cache_modifier: str = "", eviction_policy: str = "", volatile: bool = False) -> tensor:
-    pointer = _tensor(pointer, "load")
-    other = _unwrap(other)
+    pointer, mask, other = _broadcast_all(_tensor(pointer, "load"), mask, other)
     return tensor(_C.load(pointer.handle, _opt_tensor(mask, "load: mask"),
                           None if other is None else _h(other), cache_modifier,
                           eviction_policy, bool(volatile)))
@@ -595,7 +611,7 @@ def load(pointer: tensor, mask: Optional[tensor] = None, other: Optional[Operand
 
 def store(pointer: tensor, value: Operand, mask: Optional[tensor] = None,
           cache_modifier: str = "", eviction_policy: str = "") -> None:
-    pointer = _tensor(pointer, "store")
+    pointer, value, mask = _broadcast_all(_tensor(pointer, "store"), value, mask)
     _C.store(pointer.handle, _h(value), _opt_tensor(mask, "store: mask"), cache_modifier,
              eviction_policy)
     _mark_written(pointer)
@@ -632,6 +648,7 @@ def atomic_cas(pointer: tensor, cmp: Operand, val: Operand, sem: str = "acq_rel"
 
 
 def where(condition: Operand, x: Operand, y: Operand) -> tensor:
+    condition, x, y = _broadcast_all(condition, x, y)
     return _wrap(_C.where(_h(condition), _h(x), _h(y)), x, y)
 
 
