@@ -145,24 +145,40 @@ class JITFunction:
     # -- launching -------------------------------------------------------------
 
     def run(self, *args: Any, grid: Any, **kwargs: Any) -> CompiledKernel:
-        num_warps = kwargs.pop("num_warps", 4)
-        selector = kwargs.pop("device", None)
-        kwargs.pop("num_stages", None)
-        kwargs.pop("num_ctas", None)
+        num_warps, selector = 4, None
+        if kwargs:
+            num_warps = kwargs.pop("num_warps", 4)
+            selector = kwargs.pop("device", None)
+            kwargs.pop("num_stages", None)
+            kwargs.pop("num_ctas", None)
         values = self.bind(args, kwargs)
         dev = rt._device_of(selector)
 
-        # One pass over the runtime arguments: their types (for the key) and
-        # what the launch passes (a buffer, a staged copy, a number).
+        # One pass over the arguments: their types (for the key) and what
+        # the launch passes (a buffer, a staged copy, a number). The common
+        # types are tested by identity first: this is the launch's hot path.
         kinds: List[Any] = []
         launch_args: List[Any] = []
         staged: List[Tuple[int, int]] = []  # (runtime index, staging index)
         staging: Optional[rt.Staging] = None
+        constexpr = self.constexpr
         for i, v in enumerate(values):
-            if self.constexpr[i]:
-                kinds.append(_key_of(v))
-                continue
-            if isinstance(v, bool) or isinstance(v, np.bool_):
+            t = type(v)
+            if constexpr[i]:
+                kinds.append(v if t is int or t is bool or t is str else _key_of(v))
+            elif t is rt.DeviceArray:
+                if v.device is not dev and v.device.name != dev.name:
+                    raise ValueError(f"{self.__name__}: argument `{self.arg_names[i]}` lives "
+                                     f"on {v.device.name}, the launch is on {dev.name}")
+                kinds.append(v.kind)
+                launch_args.append(v.buffer)
+            elif t is int:
+                kinds.append("i32" if _INT32[0] <= v < _INT32[1] else "i64")
+                launch_args.append(v)
+            elif t is float:
+                kinds.append("f32")
+                launch_args.append(v)
+            elif t is bool or isinstance(v, np.bool_):
                 kinds.append("i1")
                 launch_args.append(int(v))
             elif isinstance(v, numbers.Integral):
@@ -172,12 +188,6 @@ class JITFunction:
             elif isinstance(v, numbers.Real):
                 kinds.append("f32")
                 launch_args.append(float(v))
-            elif isinstance(v, rt.DeviceArray):
-                if v.device.name != dev.name:
-                    raise ValueError(f"{self.__name__}: argument `{self.arg_names[i]}` lives "
-                                     f"on {v.device.name}, the launch is on {dev.name}")
-                kinds.append(("ptr", v.hd_type))
-                launch_args.append(v.buffer)
             elif v is None:
                 raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}` is None")
             else:
@@ -188,7 +198,7 @@ class JITFunction:
                 staged.append((len(launch_args), staging.add(arr, writeback)))
                 launch_args.append(None)
 
-        key = (dev.name, num_warps, tuple(kinds))
+        key = (dev.name, num_warps, *kinds)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._compile(dev, num_warps, values, kinds)
@@ -200,18 +210,27 @@ class JITFunction:
                 if compiled.writes_unknown or arg_index in compiled.written:
                     staging.mark_written(s)
 
+        if type(grid) is not tuple:
+            grid = self._grid(grid, values, num_warps)
+        n = len(grid)
+        if n == 1:
+            compiled.kernel.launch(grid[0], 1, 1, launch_args)
+        elif n == 2:
+            compiled.kernel.launch(grid[0], grid[1], 1, launch_args)
+        elif n == 3:
+            compiled.kernel.launch(grid[0], grid[1], grid[2], launch_args)
+        else:
+            raise ValueError(f"grid {grid!r}: 1 to 3 dimensions")
+        if staging is not None:
+            staging.finish()
+        return compiled
+
+    def _grid(self, grid: Any, values: List[Any], num_warps: int) -> tuple:
         if callable(grid):
             meta = dict(zip(self.arg_names, values))
             meta["num_warps"] = num_warps
             grid = grid(meta)
-        g = tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
-        if not 1 <= len(g) <= 3:
-            raise ValueError(f"grid {grid!r}: 1 to 3 dimensions")
-        g = tuple(int(x) for x in g) + (1,) * (3 - len(g))
-        compiled.kernel.launch(g[0], g[1], g[2], launch_args)
-        if staging is not None:
-            staging.finish()
-        return compiled
+        return tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
 
     def _compile(self, dev: Any, num_warps: int, values: List[Any],
                  kinds: List[Any]) -> CompiledKernel:
@@ -255,7 +274,7 @@ class JITFunction:
         kernel = dev.load_ir(ir).kernel(self.__name__)
         return CompiledKernel(kernel, key, ir, state.written, state.writes_unknown, dev)
 
-    def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> CompiledKernel:
+    def warmup(self, *args: Any, **kwargs: Any) -> CompiledKernel:
         """Compiles the specialisation these arguments select, without launching
         (the runtime arguments only give their types)."""
         return self.run(*args, grid=(0,), **kwargs)

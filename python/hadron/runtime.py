@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _C
 
+_environ = os.environ
 _context: Optional["_C.Context"] = None
 _devices: Dict[str, "_C.Device"] = {}
 
@@ -41,7 +42,7 @@ def device(selector: Optional[str] = None) -> "_C.Device":
     Raises hadron.RuntimeError naming the devices there are when none
     matches, and showing the grammar for a malformed selector."""
     if selector is None:
-        selector = os.environ.get("HADRON_DEVICE", "") or "auto"
+        selector = _environ.get("HADRON_DEVICE") or "auto"
     d = _devices.get(selector)
     if d is None:
         d = context().select(selector)
@@ -78,6 +79,7 @@ class DeviceArray:
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         self.hd_type = hd_type_of(self.dtype)
+        self.kind = ("ptr", self.hd_type)  # its part of a specialisation key
         self.device = dev
         self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
         # A zero-byte buffer has no address to launch with.
