@@ -260,7 +260,9 @@ class Interpreter(ast.NodeVisitor):
 
         self.at(node)
         results = _C.if_(cond.handle, lambda: branch(node.body, "then"),
-                         (lambda: branch(node.orelse, "else")) if node.orelse else None)
+                         # Without an else, one yields the values as they were.
+                         (lambda: branch(node.orelse, "else")) if node.orelse or names
+                         else None)
         for n, h in zip(names, results):
             self.scope[n] = hl.tensor(h, base[n].roots if isinstance(base.get(n), hl.tensor)
                                       else frozenset())
