@@ -267,6 +267,18 @@ class Interpreter(ast.NodeVisitor):
             self.scope[n] = hl.tensor(h, base[n].roots if isinstance(base.get(n), hl.tensor)
                                       else frozenset())
 
+    def _loop_entry(self, names: List[str]) -> tuple:
+        """A loop's carried values as runtime values, their types, and the
+        scope its body starts from."""
+        inits = [_as_runtime(self.scope[n], f"`{n}`") for n in names]
+        base = dict(self.scope)
+        base.update(zip(names, inits))
+        return inits, [v.type for v in inits], base
+
+    def _loop_exit(self, names: List[str], results: List[Any], base: Dict[str, Any]) -> None:
+        for n, h in zip(names, results):
+            self.scope[n] = hl.tensor(h, base[n].roots)
+
     def visit_For(self, node: ast.For) -> None:
         if node.orelse:
             raise SyntaxError("for ... else is not supported")
@@ -290,11 +302,7 @@ class Interpreter(ast.NodeVisitor):
         self._no_escape(node.body, "a `for` loop")
         names = [n for n in self._carried(node.body) if n != node.target.id]
         self.at(node)
-        inits = [_as_runtime(self.scope[n], f"`{n}`") for n in names]
-        types = [v.type for v in inits]
-        base = dict(self.scope)
-        for n, v in zip(names, inits):
-            base[n] = v
+        inits, types, base = self._loop_entry(names)
 
         def body(i: Any, values: List[Any]) -> List[Any]:
             scope = self._bind(names, values, base)
@@ -305,8 +313,7 @@ class Interpreter(ast.NodeVisitor):
 
         results = _C.for_range(hl._h(begin), hl._h(end), hl._h(step),
                                [v.handle for v in inits], body)
-        for n, h in zip(names, results):
-            self.scope[n] = hl.tensor(h, base[n].roots)
+        self._loop_exit(names, results, base)
 
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
@@ -314,11 +321,7 @@ class Interpreter(ast.NodeVisitor):
         self._no_escape(node.body, "a `while` loop")
         names = self._carried(node.body)
         self.at(node)
-        inits = [_as_runtime(self.scope[n], f"`{n}`") for n in names]
-        types = [v.type for v in inits]
-        base = dict(self.scope)
-        for n, v in zip(names, inits):
-            base[n] = v
+        inits, types, base = self._loop_entry(names)
 
         def condition(values: List[Any]) -> Any:
             sub = self._sub(self._bind(names, values, base))
@@ -332,8 +335,7 @@ class Interpreter(ast.NodeVisitor):
             return self._results(sub, names, types, "an iteration", node)
 
         results = _C.while_([v.handle for v in inits], condition, body)
-        for n, h in zip(names, results):
-            self.scope[n] = hl.tensor(h, base[n].roots)
+        self._loop_exit(names, results, base)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         raise SyntaxError("functions defined inside a kernel are not supported; "
