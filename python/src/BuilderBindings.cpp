@@ -63,8 +63,8 @@ hb::OptionalOperand optionalOperand(nb::handle h) {
 
 hb::Tensor optionalTensor(const std::optional<hb::Tensor> &t) { return t ? *t : hb::Tensor(); }
 
-template <typename E> E enumOf(const std::string &name, const std::map<std::string, E> &names,
-                               const char *what) {
+template <typename E>
+E enumOf(const std::string &name, const std::map<std::string, E> &names, const char *what) {
   auto it = names.find(name);
   if (it != names.end())
     return it->second;
@@ -76,27 +76,34 @@ template <typename E> E enumOf(const std::string &name, const std::map<std::stri
 
 hb::CacheModifier cacheOf(const std::string &s) {
   using C = hb::CacheModifier;
-  return enumOf<C>(s, {{"", C::normal}, {".ca", C::cache_all}, {".cg", C::cache_global},
-                       {".cs", C::streaming}, {".cv", C::no_cache}, {".wb", C::write_back},
-                       {".wt", C::write_through}},
+  return enumOf<C>(s,
+                   {{"", C::normal},
+                    {".ca", C::cache_all},
+                    {".cg", C::cache_global},
+                    {".cs", C::streaming},
+                    {".cv", C::no_cache},
+                    {".wb", C::write_back},
+                    {".wt", C::write_through}},
                    "cache modifier");
 }
 
 hb::EvictionPolicy evictOf(const std::string &s) {
   using E = hb::EvictionPolicy;
-  return enumOf<E>(s, {{"", E::normal}, {"evict_first", E::evict_first},
-                       {"evict_last", E::evict_last}},
-                   "eviction policy");
+  return enumOf<E>(
+      s, {{"", E::normal}, {"evict_first", E::evict_first}, {"evict_last", E::evict_last}},
+      "eviction policy");
 }
 
 hb::AtomicOptions atomicOptions(const std::string &sem, const std::string &scope) {
   using S = hb::MemSemantic;
   using P = hb::MemScope;
-  return {enumOf<S>(sem, {{"relaxed", S::relaxed}, {"acquire", S::acquire},
-                          {"release", S::release}, {"acq_rel", S::acq_rel}},
+  return {enumOf<S>(sem,
+                    {{"relaxed", S::relaxed},
+                     {"acquire", S::acquire},
+                     {"release", S::release},
+                     {"acq_rel", S::acq_rel}},
                     "memory semantic"),
-          enumOf<P>(scope, {{"cta", P::cta}, {"gpu", P::gpu}, {"sys", P::system}},
-                    "memory scope")};
+          enumOf<P>(scope, {{"cta", P::cta}, {"gpu", P::gpu}, {"sys", P::system}}, "memory scope")};
 }
 
 hb::FastMath fastOf(bool fast) { return fast ? hb::FastMath::afn : hb::FastMath::none; }
@@ -126,6 +133,17 @@ const std::map<std::string, Binary> &binaryOps() {
   return ops;
 }
 
+using Atomic = hb::Tensor (*)(const hb::Tensor &, const hb::Operand &, const hb::Tensor &,
+                              hb::AtomicOptions, hb::SourceLoc);
+const std::map<std::string, Atomic> &atomicOps() {
+  static const std::map<std::string, Atomic> ops = {
+      {"add", &hb::atomic_add}, {"max", &hb::atomic_max}, {"min", &hb::atomic_min},
+      {"and", &hb::atomic_and}, {"or", &hb::atomic_or},   {"xor", &hb::atomic_xor},
+      {"xchg", &hb::atomic_xchg},
+  };
+  return ops;
+}
+
 using Unary = hb::Tensor (*)(const hb::Tensor &, hb::FastMath);
 const std::map<std::string, Unary> &mathOps() {
   static const std::map<std::string, Unary> ops = {
@@ -145,17 +163,14 @@ const std::map<std::string, Unary> &mathOps() {
 using Reduction = hb::Tensor (*)(const hb::Tensor &, int, hb::SourceLoc);
 const std::map<std::string, Reduction> &reductions() {
   static const std::map<std::string, Reduction> ops = {
-      {"sum", [](const hb::Tensor &x, int a, hb::SourceLoc l) { return hb::sum(x, a, l); }},
-      {"max", [](const hb::Tensor &x, int a, hb::SourceLoc l) { return hb::max(x, a, l); }},
-      {"min", [](const hb::Tensor &x, int a, hb::SourceLoc l) { return hb::min(x, a, l); }},
-      {"argmax", [](const hb::Tensor &x, int a, hb::SourceLoc l) { return hb::argmax(x, a, l); }},
-      {"argmin", [](const hb::Tensor &x, int a, hb::SourceLoc l) { return hb::argmin(x, a, l); }},
+      {"sum", &hb::sum},       {"max", &hb::max},       {"min", &hb::min},
+      {"argmax", &hb::argmax}, {"argmin", &hb::argmin},
   };
   return ops;
 }
 
-template <typename M> typename M::mapped_type lookup(const M &ops, const std::string &name,
-                                                     const char *what) {
+template <typename M>
+typename M::mapped_type lookup(const M &ops, const std::string &name, const char *what) {
   auto it = ops.find(name);
   if (it == ops.end())
     throw nb::value_error((std::string("no ") + what + " `" + name + "`").c_str());
@@ -187,10 +202,10 @@ void bindBuilder(nb::module_ &m) {
       .def_prop_ro("pointee", &hb::DType::pointee);
   m.def("pointer_type", [](const hb::DType &pointee, const std::string &space) {
     using A = hb::AddressSpace;
-    return hb::pointer_type(pointee, enumOf<A>(space, {{"global", A::global},
-                                                        {"shared", A::shared},
-                                                        {"generic", A::generic}},
-                                               "address space"));
+    return hb::pointer_type(
+        pointee,
+        enumOf<A>(space, {{"global", A::global}, {"shared", A::shared}, {"generic", A::generic}},
+                  "address space"));
   });
 
   nb::class_<hb::Layout>(m, "Layout")
@@ -199,28 +214,34 @@ void bindBuilder(nb::module_ &m) {
                      std::vector<unsigned> wpc, std::vector<unsigned> order) {
                     return hb::Layout(hb::Blocked{spt, tpw, wpc, order});
                   })
-      .def_static("slice", [](unsigned dim, const hb::Layout &parent) {
-        return hb::Layout(hb::Slice{dim, parent});
-      })
-      .def_static("linear", [](hb::Bases reg, hb::Bases lane, hb::Bases warp, hb::Bases block) {
-        return hb::Layout(hb::Linear{reg, lane, warp, block});
-      })
-      .def_static("dot_operand", [](unsigned opIdx, const hb::Layout &parent, unsigned kWidth) {
-        return hb::Layout(hb::DotOperand{opIdx, parent, kWidth});
-      })
-      .def_static("mma", [](std::string instr, std::vector<unsigned> warps) {
-        return hb::Layout(hb::Mma{std::move(instr), std::move(warps)});
-      })
+      .def_static("slice",
+                  [](unsigned dim, const hb::Layout &parent) {
+                    return hb::Layout(hb::Slice{dim, parent});
+                  })
+      .def_static("linear",
+                  [](hb::Bases reg, hb::Bases lane, hb::Bases warp, hb::Bases block) {
+                    return hb::Layout(hb::Linear{reg, lane, warp, block});
+                  })
+      .def_static("dot_operand",
+                  [](unsigned opIdx, const hb::Layout &parent, unsigned kWidth) {
+                    return hb::Layout(hb::DotOperand{opIdx, parent, kWidth});
+                  })
+      .def_static("mma",
+                  [](std::string instr, std::vector<unsigned> warps) {
+                    return hb::Layout(hb::Mma{std::move(instr), std::move(warps)});
+                  })
       .def_static("auto", [] { return hb::Layout(hb::AutoLayout{}); })
       .def_static("coalesced", [] { return hb::Layout(hb::Coalesced{}); })
-      .def_static("swizzled", [](unsigned vec, unsigned perPhase, unsigned maxPhase,
-                                 std::vector<unsigned> order) {
-        return hb::Layout(hb::Swizzled{vec, perPhase, maxPhase, order});
-      })
-      .def_static("padded", [](std::vector<unsigned> intervals, std::vector<unsigned> paddings,
-                               std::vector<unsigned> order) {
-        return hb::Layout(hb::Padded{intervals, paddings, order});
-      })
+      .def_static(
+          "swizzled",
+          [](unsigned vec, unsigned perPhase, unsigned maxPhase, std::vector<unsigned> order) {
+            return hb::Layout(hb::Swizzled{vec, perPhase, maxPhase, order});
+          })
+      .def_static("padded",
+                  [](std::vector<unsigned> intervals, std::vector<unsigned> paddings,
+                     std::vector<unsigned> order) {
+                    return hb::Layout(hb::Padded{intervals, paddings, order});
+                  })
       .def_static("shared_linear",
                   [](hb::Bases offset) { return hb::Layout(hb::SharedLinear{offset}); })
       .def_static("from_text", &hb::Layout::fromText)
@@ -237,7 +258,8 @@ void bindBuilder(nb::module_ &m) {
       .def_prop_ro("dtype", &hb::Tensor::dtype)
       .def_prop_ro("layout", &hb::Tensor::layout)
       .def("type_str", &hb::Tensor::typeStr)
-      .def("to", [](const hb::Tensor &t, const hb::DType &d) { return guarded([&] { return t.to(d); }); })
+      .def("to",
+           [](const hb::Tensor &t, const hb::DType &d) { return guarded([&] { return t.to(d); }); })
       .def("bitcast", [](const hb::Tensor &t, const hb::DType &d) {
         return guarded([&] { return t.bitcast(d); });
       });
@@ -246,22 +268,20 @@ void bindBuilder(nb::module_ &m) {
       .def_prop_ro("shape", &hb::SharedMemory::shape)
       .def_prop_ro("dtype", &hb::SharedMemory::dtype)
       .def_prop_ro("layout", &hb::SharedMemory::layout)
-      .def("load", [](const hb::SharedMemory &s, const hb::Layout &l) {
-        return guarded([&] { return s.load(l); });
-      })
-      .def("store", [](const hb::SharedMemory &s, const hb::Tensor &v) {
-        guarded([&] { s.store(v); });
-      })
-      .def("index", [](const hb::SharedMemory &s, nb::handle i) {
-        return guarded([&] { return s.index(operand(i)); });
-      })
-      .def("slice", [](const hb::SharedMemory &s, std::vector<int64_t> offsets,
-                       std::vector<int64_t> shape) {
-        return guarded([&] { return s.slice(offsets, shape); });
-      })
-      .def("permute", [](const hb::SharedMemory &s, std::vector<int> order) {
-        return guarded([&] { return s.permute(order); });
-      })
+      .def("load", [](const hb::SharedMemory &s,
+                      const hb::Layout &l) { return guarded([&] { return s.load(l); }); })
+      .def("store",
+           [](const hb::SharedMemory &s, const hb::Tensor &v) { guarded([&] { s.store(v); }); })
+      .def("index", [](const hb::SharedMemory &s,
+                       nb::handle i) { return guarded([&] { return s.index(operand(i)); }); })
+      .def("slice",
+           [](const hb::SharedMemory &s, std::vector<int64_t> offsets, std::vector<int64_t> shape) {
+             return guarded([&] { return s.slice(offsets, shape); });
+           })
+      .def("permute",
+           [](const hb::SharedMemory &s, std::vector<int> order) {
+             return guarded([&] { return s.permute(order); });
+           })
       .def("dealloc", [](const hb::SharedMemory &s) { guarded([&] { s.dealloc(); }); });
 
   nb::class_<hb::Module>(m, "Module")
@@ -275,17 +295,17 @@ void bindBuilder(nb::module_ &m) {
 
   // Traces `body` (a Python callable building the kernel) into a module. A
   // Python exception the body raises passes through unchanged.
-  m.def("trace", [](const std::string &name, const std::string &key, unsigned numWarps,
-                    nb::callable body) {
-    struct ClearLocation {
-      ~ClearLocation() { hb::set_user_location({}); }
-    } clear;
-    Result<hb::Module> result = hb::detail::trace(
-        name, key, hb::Options{numWarps}, hb::SourceLoc::current(), [&] { body(); });
-    if (!result)
-      throw CompileError(result.error());
-    return std::move(result).value();
-  });
+  m.def("trace",
+        [](const std::string &name, const std::string &key, unsigned numWarps, nb::callable body) {
+          struct ClearLocation {
+            ~ClearLocation() { hb::set_user_location({}); }
+          } clear;
+          Result<hb::Module> result = hb::detail::trace(name, key, hb::Options{numWarps},
+                                                        hb::SourceLoc::current(), [&] { body(); });
+          if (!result)
+            throw CompileError(result.error());
+          return std::move(result).value();
+        });
 
   m.def("arg", [](const hb::DType &t, int divisibility) {
     return guarded([&] { return hb::arg(t, {divisibility}); });
@@ -295,45 +315,47 @@ void bindBuilder(nb::module_ &m) {
   m.def("arange", [](int start, int end, const hb::Layout &l) {
     return guarded([&] { return hb::arange(start, end, l); });
   });
-  m.def("full", [](std::vector<int64_t> shape, nb::handle value, const hb::DType &t,
-                   const hb::Layout &l) {
-    return guarded([&] { return hb::full(shape, operand(value), t, l); });
-  });
+  m.def("full",
+        [](std::vector<int64_t> shape, nb::handle value, const hb::DType &t, const hb::Layout &l) {
+          return guarded([&] { return hb::full(shape, operand(value), t, l); });
+        });
   m.def("constant", [](nb::handle value, const hb::DType &t) {
     return guarded([&] { return hb::constant(operand(value), t); });
   });
 
-  m.def("load", [](const hb::Tensor &ptr, std::optional<hb::Tensor> mask, nb::handle other,
-                   const std::string &cache, const std::string &evict, bool isVolatile) {
-    return guarded([&] {
-      return hb::load(ptr, optionalTensor(mask), optionalOperand(other),
-                      {cacheOf(cache), evictOf(evict), isVolatile});
-    });
-  }, nb::arg("pointer"), nb::arg("mask").none(), nb::arg("other").none(), nb::arg("cache"), nb::arg("evict"), nb::arg("is_volatile"));
-  m.def("store", [](const hb::Tensor &ptr, nb::handle value, std::optional<hb::Tensor> mask,
-                    const std::string &cache, const std::string &evict) {
-    guarded([&] {
-      hb::store(ptr, operand(value), optionalTensor(mask), {cacheOf(cache), evictOf(evict)});
-    });
-  }, nb::arg("pointer"), nb::arg("value"), nb::arg("mask").none(), nb::arg("cache"), nb::arg("evict"));
-  m.def("atomic", [](const std::string &op, const hb::Tensor &ptr, nb::handle value,
-                     std::optional<hb::Tensor> mask, const std::string &sem,
-                     const std::string &scope) {
-    using A = hb::Tensor (*)(const hb::Tensor &, const hb::Operand &, const hb::Tensor &,
-                             hb::AtomicOptions, hb::SourceLoc);
-    A fn = enumOf<A>(op, {{"add", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_add(p, v, m, o, l); }},
-                          {"max", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_max(p, v, m, o, l); }},
-                          {"min", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_min(p, v, m, o, l); }},
-                          {"and", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_and(p, v, m, o, l); }},
-                          {"or", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_or(p, v, m, o, l); }},
-                          {"xor", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_xor(p, v, m, o, l); }},
-                          {"xchg", [](auto &p, auto &v, auto &m, auto o, auto l) { return hb::atomic_xchg(p, v, m, o, l); }}},
-                     "atomic operation");
-    return guarded([&] {
-      return fn(ptr, operand(value), optionalTensor(mask), atomicOptions(sem, scope),
-                hb::SourceLoc::current());
-    });
-  }, nb::arg("op"), nb::arg("pointer"), nb::arg("value"), nb::arg("mask").none(), nb::arg("sem"), nb::arg("scope"));
+  m.def(
+      "load",
+      [](const hb::Tensor &ptr, std::optional<hb::Tensor> mask, nb::handle other,
+         const std::string &cache, const std::string &evict, bool isVolatile) {
+        return guarded([&] {
+          return hb::load(ptr, optionalTensor(mask), optionalOperand(other),
+                          {cacheOf(cache), evictOf(evict), isVolatile});
+        });
+      },
+      nb::arg("pointer"), nb::arg("mask").none(), nb::arg("other").none(), nb::arg("cache"),
+      nb::arg("evict"), nb::arg("is_volatile"));
+  m.def(
+      "store",
+      [](const hb::Tensor &ptr, nb::handle value, std::optional<hb::Tensor> mask,
+         const std::string &cache, const std::string &evict) {
+        guarded([&] {
+          hb::store(ptr, operand(value), optionalTensor(mask), {cacheOf(cache), evictOf(evict)});
+        });
+      },
+      nb::arg("pointer"), nb::arg("value"), nb::arg("mask").none(), nb::arg("cache"),
+      nb::arg("evict"));
+  m.def(
+      "atomic",
+      [](const std::string &op, const hb::Tensor &ptr, nb::handle value,
+         std::optional<hb::Tensor> mask, const std::string &sem, const std::string &scope) {
+        Atomic fn = lookup(atomicOps(), op, "atomic operation");
+        return guarded([&] {
+          return fn(ptr, operand(value), optionalTensor(mask), atomicOptions(sem, scope),
+                    hb::SourceLoc::current());
+        });
+      },
+      nb::arg("op"), nb::arg("pointer"), nb::arg("value"), nb::arg("mask").none(), nb::arg("sem"),
+      nb::arg("scope"));
   m.def("atomic_cas", [](const hb::Tensor &ptr, nb::handle cmp, nb::handle value,
                          const std::string &sem, const std::string &scope) {
     return guarded([&] {
@@ -388,8 +410,7 @@ void bindBuilder(nb::module_ &m) {
       });
     });
   });
-  m.def("associative_scan", [](const hb::Tensor &x, int axis, nb::callable combine,
-                               bool reverse) {
+  m.def("associative_scan", [](const hb::Tensor &x, int axis, nb::callable combine, bool reverse) {
     return guarded([&] {
       return hb::associative_scan(
           x, axis, [&](hb::Tensor a, hb::Tensor b) { return nb::cast<hb::Tensor>(combine(a, b)); },
@@ -400,20 +421,25 @@ void bindBuilder(nb::module_ &m) {
     return guarded([&] { return hb::cumsum(x, axis, reverse); });
   });
 
-  m.def("allocate_shared_memory", [](const hb::DType &t, std::vector<int64_t> shape,
-                                     const hb::Layout &l, std::optional<hb::Tensor> value) {
-    return guarded([&] { return hb::allocate_shared_memory(t, shape, l, optionalTensor(value)); });
-  }, nb::arg("type"), nb::arg("shape"), nb::arg("layout"), nb::arg("value").none());
+  m.def(
+      "allocate_shared_memory",
+      [](const hb::DType &t, std::vector<int64_t> shape, const hb::Layout &l,
+         std::optional<hb::Tensor> value) {
+        return guarded(
+            [&] { return hb::allocate_shared_memory(t, shape, l, optionalTensor(value)); });
+      },
+      nb::arg("type"), nb::arg("shape"), nb::arg("layout"), nb::arg("value").none());
   m.def("barrier", [] { guarded([] { hb::barrier(); }); });
-  m.def("async_copy", [](const hb::Tensor &ptr, const hb::SharedMemory &dst,
-                         std::optional<hb::Tensor> mask, nb::handle other) {
-    return guarded([&] {
-      return hb::async_copy(ptr, dst, optionalTensor(mask), optionalOperand(other));
-    });
-  }, nb::arg("pointer"), nb::arg("dst"), nb::arg("mask").none(), nb::arg("other").none());
-  m.def("async_commit_group", [](hb::Values copies) {
-    return guarded([&] { return hb::async_commit_group(copies); });
-  });
+  m.def(
+      "async_copy",
+      [](const hb::Tensor &ptr, const hb::SharedMemory &dst, std::optional<hb::Tensor> mask,
+         nb::handle other) {
+        return guarded(
+            [&] { return hb::async_copy(ptr, dst, optionalTensor(mask), optionalOperand(other)); });
+      },
+      nb::arg("pointer"), nb::arg("dst"), nb::arg("mask").none(), nb::arg("other").none());
+  m.def("async_commit_group",
+        [](hb::Values copies) { return guarded([&] { return hb::async_commit_group(copies); }); });
   m.def("async_wait_group", [](int pending, hb::Values groups) {
     guarded([&] { hb::async_wait_group(pending, groups); });
   });
@@ -428,22 +454,24 @@ void bindBuilder(nb::module_ &m) {
   m.def("for_range", [](nb::handle begin, nb::handle end, nb::handle step, hb::Values carried,
                         nb::callable body) {
     return guarded([&] {
-      return hb::for_range(operand(begin), operand(end), operand(step), carried,
-                           [&](hb::Tensor i, hb::Values v) {
-                             return valuesFrom(body(i, v), "a loop body");
-                           });
+      return hb::for_range(
+          operand(begin), operand(end), operand(step), carried,
+          [&](hb::Tensor i, hb::Values v) { return valuesFrom(body(i, v), "a loop body"); });
     });
   });
-  m.def("if_", [](nb::handle condition, nb::callable then, std::optional<nb::callable> otherwise) {
-    return guarded([&] {
-      std::function<hb::Values()> other;
-      if (otherwise)
-        other = [&] { return valuesFrom((*otherwise)(), "an else branch"); };
-      return hb::detail::ifImpl(
-          operand(condition), [&] { return valuesFrom(then(), "a then branch"); }, other,
-          hb::SourceLoc::current());
-    });
-  }, nb::arg("condition"), nb::arg("then"), nb::arg("otherwise").none());
+  m.def(
+      "if_",
+      [](nb::handle condition, nb::callable then, std::optional<nb::callable> otherwise) {
+        return guarded([&] {
+          std::function<hb::Values()> other;
+          if (otherwise)
+            other = [&] { return valuesFrom((*otherwise)(), "an else branch"); };
+          return hb::detail::ifImpl(
+              operand(condition), [&] { return valuesFrom(then(), "a then branch"); }, other,
+              hb::SourceLoc::current());
+        });
+      },
+      nb::arg("condition"), nb::arg("then"), nb::arg("otherwise").none());
   m.def("while_", [](hb::Values init, nb::callable condition, nb::callable body) {
     return guarded([&] {
       return hb::while_(

@@ -108,8 +108,9 @@ hd_arg launchArg(nb::handle h, hd_arg_kind kind, uint32_t index, const char *ker
 
 void bindRuntime(nb::module_ &m) {
   nb::class_<PyContext>(m, "Context")
-      .def_static("create",
-                  [] { return std::make_shared<PyContext>(PyContext{take(rt::Context::create())}); })
+      .def_static(
+          "create",
+          [] { return std::make_shared<PyContext>(PyContext{take(rt::Context::create())}); })
       .def("select",
            [](const ContextRef &c, const std::string &selector) {
              return PyDevice{c, take(c->context.select(selector))};
@@ -149,7 +150,9 @@ void bindRuntime(nb::module_ &m) {
           },
           nb::arg("ir"), nb::arg("opt_level") = 3)
       .def("create_event",
-           [](const PyDevice &d) { return PyEvent{d.ctx, take(d.device.createEvent())}; })
+           [](const PyDevice &d) {
+             return PyEvent{d.ctx, take(d.device.createEvent())};
+           })
       .def("synchronize", [](const PyDevice &d) {
         rt::Status s;
         {
@@ -202,9 +205,8 @@ void bindRuntime(nb::module_ &m) {
             const hd_kernel_signature &s = k.kernel.signature();
             size_t n = nb::len(args);
             if (n != s.num_args)
-              throw nb::type_error((std::string(s.name) + " takes " +
-                                    std::to_string(s.num_args) + " runtime arguments, got " +
-                                    std::to_string(n))
+              throw nb::type_error((std::string(s.name) + " takes " + std::to_string(s.num_args) +
+                                    " runtime arguments, got " + std::to_string(n))
                                        .c_str());
             std::vector<hd_arg> converted(n);
             for (size_t i = 0; i < n; ++i)

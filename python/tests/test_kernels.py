@@ -242,3 +242,49 @@ def test_inputs_are_not_written_back(rng):
     k = copy_kernel[(1,)](x, y, n, XBLOCK=512, VEC=4)
     assert k.written == {1} and not k.writes_unknown
     np.testing.assert_array_equal(y, x)
+
+
+@hadron.jit
+def histogram_kernel(x_ptr, hist_ptr, best_ptr, n, BLOCK: hl.constexpr):
+    layout: hl.constexpr = hl.BlockedLayout([1], [32], [4], [0])
+    offs = hl.program_id(0) * BLOCK + hl.arange(0, BLOCK, layout)
+    x = hl.load(x_ptr + offs, offs < n, other=0)
+    hl.atomic_add(hist_ptr + x, 1, mask=offs < n)
+    hl.atomic_max(best_ptr, hl.max(hl.where(offs < n, x, -1), 0))
+
+
+def test_atomics(rng):
+    n, bins = 5000, 16
+    x = rng.integers(0, bins, n, dtype=np.int32)
+    hist = np.zeros(bins, np.int32)    # a histogram starts at zero: the counts are the check
+    best = np.full(1, -7, np.int32)
+    histogram_kernel[(hadron.cdiv(n, 128),)](x, hist, best, n, BLOCK=128)
+    np.testing.assert_array_equal(hist, np.bincount(x, minlength=bins))
+    assert best[0] == x.max()
+
+
+@hadron.jit
+def add_pair(a, b):
+    return a + b
+
+
+@hadron.jit
+def scans_kernel(x_ptr, cum_ptr, arg_ptr, prod_ptr, BLOCK: hl.constexpr):
+    layout: hl.constexpr = hl.BlockedLayout([2], [32], [4], [0])
+    offs = hl.arange(0, BLOCK, layout)
+    x = hl.load(x_ptr + offs)
+    hl.store(cum_ptr + offs, hl.cumsum(x, 0))
+    hl.store(arg_ptr, hl.argmax(x, 0))
+    hl.store(prod_ptr, hl.reduce(x, 0, add_pair))
+    hl.store(cum_ptr + BLOCK + offs, hl.associative_scan(x, 0, add_pair))
+
+
+def test_scans_argmax_and_custom_reduce(rng):
+    B = 256
+    x = rng.standard_normal(B).astype(np.float32)
+    cum, arg, total = poisoned(2 * B), poisoned(1, np.int32), poisoned(1)
+    scans_kernel[(1,)](x, cum, arg, total, BLOCK=B)
+    np.testing.assert_allclose(cum[:B], np.cumsum(x), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(cum[B:], np.cumsum(x), rtol=1e-4, atol=1e-4)
+    assert arg[0] == np.argmax(x)
+    np.testing.assert_allclose(total[0], x.sum(), rtol=1e-4, atol=1e-4)
