@@ -132,6 +132,17 @@ class JITFunction:
                             f"(it takes {self._signature()})")
         return values
 
+    def _bind_fast(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> List[Any]:
+        """bind() for the usual launch: every parameter given once, the
+        positional ones first; anything else goes through bind()."""
+        n = len(args)
+        if n + len(kwargs) == len(self.arg_names):
+            try:
+                return [*args, *map(kwargs.__getitem__, self.arg_names[n:])]
+            except KeyError:
+                pass
+        return self.bind(args, kwargs)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not hl._state:
             raise TypeError(f"{self.__name__} is a kernel: launch it as "
@@ -151,7 +162,7 @@ class JITFunction:
             selector = kwargs.pop("device", None)
             kwargs.pop("num_stages", None)
             kwargs.pop("num_ctas", None)
-        values = self.bind(args, kwargs)
+        values = self._bind_fast(args, kwargs)
         dev = rt._device_of(selector)
 
         # One pass over the arguments: their types (for the key) and what

@@ -68,8 +68,7 @@ TEST(BuilderUserLocation, CatchTraceErrorReturnsTheError) {
   ASSERT_TRUE(m.ok()) << m.error();
   ASSERT_TRUE(caught.has_value());
   EXPECT_NE(caught->find("UserLocationTest.cpp:"), std::string::npos) << *caught;
-  EXPECT_NE(caught->find("-: the number 0.500000 is not an integer"), std::string::npos)
-      << *caught;
+  EXPECT_NE(caught->find("-: the number 0.500000 is not an integer"), std::string::npos) << *caught;
   EXPECT_FALSE(catch_trace_error([] {}).has_value());
 }
 
