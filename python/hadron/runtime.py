@@ -9,7 +9,7 @@ Arguments. The runtime launches only with pointers into its own buffers, so:
 - ``hadron.DeviceArray`` (``hadron.empty``, ``hadron.to_device``) lives on a
   device and is passed as it is: no copy.
 - Host arrays (numpy, CPU torch tensors, anything with ``__dlpack__`` or
-  ``__array_interface__``) are copied into a device buffer before the
+  ``__array_interface__``, or ``data_ptr()`` with ``dtype`` and ``shape``) are copied into a device buffer before the
   launch, and back after it for the arguments the kernel may store to
   (what its stores and atomics point into). That copy happens on the host
   device too. Tensors on a GPU (torch ``cuda``) go through host memory the
@@ -18,6 +18,7 @@ Arguments. The runtime launches only with pointers into its own buffers, so:
 
 from __future__ import annotations
 
+import ctypes
 import os
 from typing import Any, Dict, Optional, Sequence, Tuple
 
@@ -143,6 +144,8 @@ def host_view(obj: Any) -> Tuple[np.ndarray, str, Any]:
             def writeback(a: np.ndarray, t=obj, host=host) -> None:
                 t.copy_(host)
         return arr, hd, writeback
+    if hasattr(obj, "data_ptr") and hasattr(obj, "dtype") and hasattr(obj, "shape"):
+        return _from_data_ptr(obj), hd_type_of(_np_dtype(obj.dtype)), None
     if hasattr(obj, "__dlpack__"):
         arr = np.from_dlpack(obj)
         return arr, hd_type_of(arr.dtype), None
@@ -150,7 +153,30 @@ def host_view(obj: Any) -> Tuple[np.ndarray, str, Any]:
         arr = np.asarray(obj)
         return arr, hd_type_of(arr.dtype), None
     raise TypeError(f"{type(obj).__name__} is not an array (numpy, torch, __dlpack__, "
-                    "__array_interface__) nor a hadron.DeviceArray")
+                    "__array_interface__, data_ptr()) nor a hadron.DeviceArray")
+
+
+def _np_dtype(d: Any) -> np.dtype:
+    """numpy's dtype for "float32", "torch.float32", np.float32, ..."""
+    try:
+        return np.dtype(d)
+    except TypeError:
+        return np.dtype(str(d).rsplit(".", 1)[-1])
+
+
+def _from_data_ptr(obj: Any) -> np.ndarray:
+    """A numpy view of a contiguous host array known by data_ptr(), dtype and
+    shape (the memory must be the host's: a device address cannot be read
+    here)."""
+    device = getattr(obj, "device", None)
+    if device is not None and str(getattr(device, "type", device)) not in ("cpu", "host"):
+        raise TypeError(f"{type(obj).__name__} on {device}: only host memory can be passed "
+                        "by data_ptr()")
+    dtype = _np_dtype(obj.dtype)
+    shape = tuple(int(s) for s in obj.shape)
+    count = int(np.prod(shape, dtype=np.int64))
+    buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(int(obj.data_ptr()))
+    return np.frombuffer(buffer, dtype=dtype, count=count).reshape(shape)
 
 
 def _torch_int16() -> Any:

@@ -225,6 +225,24 @@ def test_dlpack_and_array_interface_arguments(rng):
     np.testing.assert_array_equal(z, x)
 
 
+class DataPtrOnly:
+    """A host array known by data_ptr(), dtype and shape (as torch's API has it)."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a, self.dtype, self.shape = a, "float32", a.shape
+
+    def data_ptr(self) -> int:
+        return self.a.__array_interface__["data"][0]
+
+
+def test_data_ptr_arguments(rng):
+    n = 1000
+    x = rng.standard_normal(n).astype(np.float32)
+    y = poisoned(n)
+    copy_kernel[(hadron.cdiv(n, 512),)](DataPtrOnly(x), DataPtrOnly(y), n, XBLOCK=512, VEC=4)
+    np.testing.assert_array_equal(y, x)
+
+
 def test_torch_tensors(rng):
     torch = pytest.importorskip("torch")
     n = 1500
