@@ -197,7 +197,8 @@ Result<Module> trace(const std::string &name, const std::string &key, const Opti
       func.setArgAttr(i, "hd.divisibility", b.getI32IntegerAttr(t.divisibility[i]));
   t.takeDiagnostics();
   if (failed(mlir::verify(module)))
-    return Error(defWhere + ": error: kernel `" + name + "` does not verify: " + t.takeDiagnostics());
+    return Error(defWhere + ": error: kernel `" + name +
+                 "` does not verify: " + t.takeDiagnostics());
   return Module(std::move(state));
 }
 
