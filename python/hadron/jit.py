@@ -144,7 +144,7 @@ class JITFunction:
         return self.bind(args, kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not hl._state:
+        if not hl._tracing():
             raise TypeError(f"{self.__name__} is a kernel: launch it as "
                             f"{self.__name__}[grid](...)")
         values = self.bind(args, kwargs)
@@ -270,7 +270,7 @@ class JITFunction:
                 runtime_index += 1
             call_inline(parsed, scope)
 
-        hl._state.append(state)
+        hl._tracing().append(state)
         try:
             fdef = parsed.fdef
             _C.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
@@ -280,7 +280,7 @@ class JITFunction:
             # would only hide it.
             raise _C.CompileError(str(e)) from None
         finally:
-            hl._state.pop()
+            hl._tracing().pop()
         ir = str(module)
         kernel = dev.load_ir(ir).kernel(self.__name__)
         return CompiledKernel(kernel, key, ir, state.written, state.writes_unknown, dev)

@@ -306,3 +306,26 @@ def test_scans_argmax_and_custom_reduce(rng):
     np.testing.assert_allclose(cum[B:], np.cumsum(x), rtol=1e-4, atol=1e-4)
     assert arg[0] == np.argmax(x)
     np.testing.assert_allclose(total[0], x.sum(), rtol=1e-4, atol=1e-4)
+
+
+def test_launches_from_threads(rng):
+    import threading
+    n = 2048
+    xs = [rng.standard_normal(n).astype(np.float32) for _ in range(4)]
+    ys = [poisoned(n) for _ in range(4)]
+    errors = []
+
+    def work(i: int) -> None:
+        try:  # each thread its own specialisation: traces run at once
+            copy_kernel[(hadron.cdiv(n, 128 << i),)](xs[i], ys[i], n, XBLOCK=128 << i, VEC=1)
+        except Exception as e:  # reported below, with the thread's index
+            errors.append((i, e))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for x, y in zip(xs, ys):
+        np.testing.assert_array_equal(y, x)

@@ -9,6 +9,7 @@ kernel's. Names follow Gluon's (``triton.experimental.gluon.language``).
 from __future__ import annotations
 
 import builtins
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -286,13 +287,26 @@ class _TraceState:
         self.writes_unknown = False
 
 
-_state: list = []
+class _Traces(threading.local):
+    """The traces running on this thread, innermost last (as the builder
+    keeps its own per thread)."""
+
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_traces = _Traces()
+
+
+def _tracing() -> list:
+    return _traces.stack
 
 
 def _current() -> _TraceState:
-    if not _state:
+    stack = _traces.stack
+    if not stack:
         raise RuntimeError("hadron.language functions run only inside a @hadron.jit kernel")
-    return _state[-1]
+    return stack[-1]
 
 
 def _mark_written(ptr: "tensor") -> None:
