@@ -15,8 +15,8 @@ Measures, for the copy kernel of docs/frontend-python.md:
   pays;
 - cached launch: kernel[grid](...) of an already compiled specialisation on
   hadron.DeviceArray arguments, wall clock per call over --launches calls
-  (then one synchronize), and the same through the bare C++ launch binding,
-  which shows what the Python layer adds. With numpy arguments (copied to the
+  (then one synchronize), the same through the bare C++ launch binding, and
+  with the launch stubbed out (what the Python layer adds). With numpy arguments (copied to the
   device and back each launch) for comparison.
 """
 
@@ -104,6 +104,15 @@ def main() -> int:
     us_python = per_call_us(lambda: launcher(x, y, n, XBLOCK=block, device=dev))
     kernel, launch_args = compiled.kernel, [x.buffer, y.buffer, n]
     us_binding = per_call_us(lambda: kernel.launch(grid[0], 1, 1, launch_args))
+
+    class NoLaunch:
+        def launch(self, *args) -> None:
+            pass
+
+    # The Python layer alone: the same call with the launch stubbed out.
+    compiled.kernel = NoLaunch()
+    us_layer = per_call_us(lambda: launcher(x, y, n, XBLOCK=block, device=dev))
+    compiled.kernel = kernel
     yn = np.empty(n, np.float32)
     saved = args.launches
     args.launches = max(1, saved // 10)
@@ -120,6 +129,7 @@ def main() -> int:
     print(f"first call of a new kernel object, cache warm: {t_warm * 1e3:8.1f} ms")
     print(f"cached launch, kernel[grid](...) on DeviceArrays: {us_python:8.2f} us/call")
     print(f"cached launch, C++ binding only:                  {us_binding:8.2f} us/call")
+    print(f"the Python layer alone (launch stubbed out):       {us_layer:8.2f} us/call")
     print(f"cached launch, numpy arguments (copied):          {us_numpy:8.2f} us/call")
     return 0
 
