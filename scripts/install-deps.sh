@@ -15,6 +15,9 @@ PACKAGES=(
   build-essential cmake ninja-build ccache git python3 pkg-config file
   llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
   libgtest-dev libgmock-dev python3-venv
+  # The Python package (python/): headers to build hadron._C, numpy and pytest
+  # for its tests; nanobind is pip-installed by the configure (python/CMakeLists.txt)
+  python3-dev python3-numpy python3-pytest
   # AMD: device libraries (ockl/ocml bitcode) and the HIP runtime (dlopen'ed)
   rocm-device-libs libamdhip64-5
   # Intel: SPIR-V validation, the Level Zero and OpenCL ICD loaders (dlopen'ed)

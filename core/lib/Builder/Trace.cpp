@@ -19,10 +19,21 @@ namespace detail {
 
 namespace {
 thread_local Trace *currentTrace = nullptr;
+/// set_user_location's; stands for every C++ caller's location while set.
+thread_local UserLocation userLocation;
 
 std::string where(const SourceLoc &loc) {
+  if (!userLocation.file.empty())
+    return userLocation.file + ":" + std::to_string(userLocation.line) + ":" +
+           std::to_string(userLocation.column);
   return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) + ":" +
          std::to_string(loc.column());
+}
+
+Location locationOf(MLIRContext *ctx, const SourceLoc &loc) {
+  if (!userLocation.file.empty())
+    return FileLineColLoc::get(ctx, userLocation.file, userLocation.line, userLocation.column);
+  return FileLineColLoc::get(ctx, loc.file_name(), loc.line(), loc.column());
 }
 } // namespace
 
@@ -62,9 +73,7 @@ Trace &Trace::current(const SourceLoc &loc) {
   return *currentTrace;
 }
 
-Location Trace::at(const SourceLoc &loc) const {
-  return FileLineColLoc::get(ctx, loc.file_name(), loc.line(), loc.column());
-}
+Location Trace::at(const SourceLoc &loc) const { return locationOf(ctx, loc); }
 
 void Trace::fail(const SourceLoc &loc, const std::string &what, const std::string &message) const {
   throw TraceError{where(loc) + ": error: " + what + ": " + message};
@@ -153,8 +162,10 @@ Result<Module> trace(const std::string &name, const std::string &key, const Opti
                    func::FuncDialect>();
 
   OpBuilder b(ctx);
-  Location defLoc = FileLineColLoc::get(ctx, definedAt.file_name(), definedAt.line(),
-                                        definedAt.column());
+  Location defLoc = locationOf(ctx, definedAt);
+  // The definition's file:line, taken now: the body moves a user location.
+  std::string defWhere = where(definedAt);
+  defWhere = defWhere.substr(0, defWhere.rfind(':'));
   state->module = ModuleOp::create(defLoc, StringRef(key));
   ModuleOp module = *state->module;
   module->setAttr("hd.num_warps", b.getI32IntegerAttr(options.numWarps));
@@ -186,12 +197,23 @@ Result<Module> trace(const std::string &name, const std::string &key, const Opti
       func.setArgAttr(i, "hd.divisibility", b.getI32IntegerAttr(t.divisibility[i]));
   t.takeDiagnostics();
   if (failed(mlir::verify(module)))
-    return Error(std::string(definedAt.file_name()) + ":" + std::to_string(definedAt.line()) +
-                 ": error: kernel `" + name + "` does not verify: " + t.takeDiagnostics());
+    return Error(defWhere + ": error: kernel `" + name +
+                 "` does not verify: " + t.takeDiagnostics());
   return Module(std::move(state));
 }
 
 } // namespace detail
+
+void set_user_location(UserLocation loc) { detail::userLocation = std::move(loc); }
+
+std::optional<std::string> catch_trace_error(const std::function<void()> &fn) {
+  try {
+    fn();
+  } catch (const detail::TraceError &e) {
+    return e.message;
+  }
+  return std::nullopt;
+}
 
 //===----------------------------------------------------------------------===//
 // Module

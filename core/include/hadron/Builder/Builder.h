@@ -539,6 +539,35 @@ KernelDef<std::decay_t<F>> jit(std::string name, F &&fn, SourceLoc loc = SourceL
   return KernelDef<std::decay_t<F>>(std::move(name), std::forward<F>(fn), loc);
 }
 
+//===----------------------------------------------------------------------===//
+// Front ends in other languages
+//===----------------------------------------------------------------------===//
+//
+// The Python package (python/) drives these same functions from an
+// interpreter. Its users' code is not C++, so the C++ caller's location
+// means nothing to them; and a trace error must come back at the call that
+// made it, so that the interpreter unwinds its own frames before the trace
+// ends.
+
+/// A location in the user's source, given as data.
+struct UserLocation {
+  std::string file; ///< Empty: none.
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+/// From now on, on this thread, builder calls report their errors at `loc`
+/// and give the ops they build its location, instead of their C++ caller's;
+/// a kernel traced while it is set is defined at it. An empty `loc.file`
+/// goes back to the C++ callers' locations.
+void set_user_location(UserLocation loc);
+
+/// Runs `fn`, which makes builder calls inside a trace, and returns the
+/// message of the trace error it stopped with ("file:line:col: error: ..."),
+/// or nothing when it completed. The IR `fn` built before the error stays;
+/// the caller is expected to end the trace.
+std::optional<std::string> catch_trace_error(const std::function<void()> &fn);
+
 } // namespace hadron::builder
 
 #endif // HADRON_BUILDER_BUILDER_H

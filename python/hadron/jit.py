@@ -1,0 +1,298 @@
+"""``@hadron.jit``: kernels written in Python, specialised, cached, launched.
+
+``kernel[grid](*args, XBLOCK=1024, num_warps=4, device=None)``:
+
+1. binds the arguments to the kernel's parameters; those annotated
+   ``hl.constexpr`` are compile-time values, the others runtime arguments;
+2. looks the specialisation up: the device, num_warps, the constexprs'
+   values and each runtime argument's type (Triton's rules: a pointer to the
+   array's element type; an int i32 when it fits, else i64; a float f32; a
+   bool i1). A miss traces the kernel (hadron.compiler) and compiles the
+   module through the runtime, whose kernel cache (in memory and on disk,
+   keyed by the IR) makes a specialisation compiled before, in this process
+   or another, a cache hit;
+3. launches on the grid (a tuple, or a function of the bound arguments).
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _C
+from . import runtime as rt
+from .compiler import ParsedFunction, call_inline
+from .language import core as hl
+
+_MISSING = object()
+_INT32 = (-(2 ** 31), 2 ** 31)
+_RESERVED = ("num_warps", "device", "num_stages", "num_ctas")
+
+
+def _is_constexpr_annotation(a: Any) -> bool:
+    if a is hl.constexpr:
+        return True
+    return isinstance(a, str) and (a == "constexpr" or a.endswith(".constexpr"))
+
+
+def _key_of(v: Any) -> Any:
+    if isinstance(v, (hl._Layout, hl.dtype)):
+        return (type(v).__name__, str(v))
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+def _mangle(v: Any) -> str:
+    if isinstance(v, hl._Layout):
+        return v._to_c().mangle()
+    s = str(v)
+    return "".join(c if c.isalnum() else "_" for c in s)[:32]
+
+
+class CompiledKernel:
+    """One specialisation loaded on one device."""
+
+    __slots__ = ("kernel", "key", "ir", "written", "writes_unknown", "device")
+
+    def __init__(self, kernel: Any, key: str, ir: str, written: set, unknown: bool,
+                 device: Any) -> None:
+        self.kernel = kernel
+        self.key = key
+        self.ir = ir
+        self.written = written
+        self.writes_unknown = unknown
+        self.device = device
+
+
+class JITFunction:
+    """A kernel; ``kernel[grid](...)`` launches it."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        sig = inspect.signature(fn)
+        self.arg_names: List[str] = []
+        self.constexpr: List[bool] = []
+        self.defaults: List[Any] = []
+        for p in sig.parameters.values():
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                raise TypeError(f"{fn.__qualname__}: *args and **kwargs are not supported")
+            self.arg_names.append(p.name)
+            self.constexpr.append(_is_constexpr_annotation(p.annotation))
+            default = _MISSING if p.default is p.empty else hl._unwrap(p.default)
+            self.defaults.append(default)
+        self.index = {n: i for i, n in enumerate(self.arg_names)}
+        self._parsed: Optional[ParsedFunction] = None
+        self._cache: Dict[Any, CompiledKernel] = {}
+
+    @property
+    def parsed(self) -> ParsedFunction:
+        if self._parsed is None:
+            self._parsed = ParsedFunction(self.fn)
+        return self._parsed
+
+    def __repr__(self) -> str:
+        return f"JITFunction({self.__module__}:{self.__qualname__})"
+
+    def _signature(self) -> str:
+        return ", ".join(f"{n}: constexpr" if c else n
+                         for n, c in zip(self.arg_names, self.constexpr))
+
+    def bind(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> List[Any]:
+        n = len(self.arg_names)
+        if len(args) > n:
+            raise TypeError(f"{self.__name__}() takes {n} arguments ({self._signature()}), "
+                            f"got {len(args)} positional")
+        values = list(args) + [_MISSING] * (n - len(args))
+        for k, v in kwargs.items():
+            i = self.index.get(k)
+            if i is None:
+                raise TypeError(f"{self.__name__}() has no parameter `{k}` "
+                                f"({self._signature()})")
+            if values[i] is not _MISSING:
+                raise TypeError(f"{self.__name__}() got two values for `{k}`")
+            values[i] = v
+        missing = []
+        for i, v in enumerate(values):
+            if v is _MISSING:
+                values[i] = self.defaults[i]
+                if values[i] is _MISSING:
+                    missing.append(self.arg_names[i])
+        if missing:
+            raise TypeError(f"{self.__name__}() is missing {', '.join(missing)} "
+                            f"(it takes {self._signature()})")
+        return values
+
+    def _bind_fast(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> List[Any]:
+        """bind() for the usual launch: every parameter given once, the
+        positional ones first; anything else goes through bind()."""
+        n = len(args)
+        if n + len(kwargs) == len(self.arg_names):
+            try:
+                return [*args, *map(kwargs.__getitem__, self.arg_names[n:])]
+            except KeyError:
+                pass
+        return self.bind(args, kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not hl._tracing():
+            raise TypeError(f"{self.__name__} is a kernel: launch it as "
+                            f"{self.__name__}[grid](...)")
+        values = self.bind(args, kwargs)
+        return call_inline(self.parsed, dict(zip(self.arg_names, values)))
+
+    def __getitem__(self, grid: Any) -> Callable[..., CompiledKernel]:
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    # -- launching -------------------------------------------------------------
+
+    def run(self, *args: Any, grid: Any, **kwargs: Any) -> CompiledKernel:
+        num_warps, selector = 4, None
+        if kwargs:
+            num_warps = kwargs.pop("num_warps", 4)
+            selector = kwargs.pop("device", None)
+            kwargs.pop("num_stages", None)
+            kwargs.pop("num_ctas", None)
+        values = self._bind_fast(args, kwargs)
+        dev = rt._device_of(selector)
+
+        # One pass over the arguments: their types (for the key) and what
+        # the launch passes (a buffer, a staged copy, a number). The common
+        # types are tested by identity first: this is the launch's hot path.
+        kinds: List[Any] = []
+        launch_args: List[Any] = []
+        staged: List[Tuple[int, int]] = []  # (runtime index, staging index)
+        staging: Optional[rt.Staging] = None
+        constexpr = self.constexpr
+        for i, v in enumerate(values):
+            t = type(v)
+            if constexpr[i]:
+                kinds.append(v if t is int or t is bool or t is str else _key_of(v))
+            elif t is rt.DeviceArray:
+                if v.device is not dev and v.device.name != dev.name:
+                    raise ValueError(f"{self.__name__}: argument `{self.arg_names[i]}` lives "
+                                     f"on {v.device.name}, the launch is on {dev.name}")
+                kinds.append(v.kind)
+                launch_args.append(v.buffer)
+            elif t is int:
+                kinds.append("i32" if _INT32[0] <= v < _INT32[1] else "i64")
+                launch_args.append(v)
+            elif t is float:
+                kinds.append("f32")
+                launch_args.append(v)
+            elif t is bool or isinstance(v, np.bool_):
+                kinds.append("i1")
+                launch_args.append(int(v))
+            elif isinstance(v, numbers.Integral):
+                v = int(v)
+                kinds.append("i32" if _INT32[0] <= v < _INT32[1] else "i64")
+                launch_args.append(v)
+            elif isinstance(v, numbers.Real):
+                kinds.append("f32")
+                launch_args.append(float(v))
+            elif v is None:
+                raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}` is None")
+            else:
+                arr, hd_type, writeback = rt.host_view(v)
+                if staging is None:
+                    staging = rt.Staging(dev)
+                kinds.append(("ptr", hd_type))
+                staged.append((len(launch_args), staging.add(arr, writeback)))
+                launch_args.append(None)
+
+        key = (dev.name, num_warps, *kinds)
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._compile(dev, num_warps, values, kinds)
+            self._cache[key] = compiled
+
+        if staging is not None:
+            for arg_index, s in staged:
+                launch_args[arg_index] = staging.buffer(s)
+                if compiled.writes_unknown or arg_index in compiled.written:
+                    staging.mark_written(s)
+
+        if type(grid) is not tuple:
+            grid = self._grid(grid, values, num_warps)
+        n = len(grid)
+        if n == 1:
+            compiled.kernel.launch(grid[0], 1, 1, launch_args)
+        elif n == 2:
+            compiled.kernel.launch(grid[0], grid[1], 1, launch_args)
+        elif n == 3:
+            compiled.kernel.launch(grid[0], grid[1], grid[2], launch_args)
+        else:
+            raise ValueError(f"grid {grid!r}: 1 to 3 dimensions")
+        if staging is not None:
+            staging.finish()
+        return compiled
+
+    def _grid(self, grid: Any, values: List[Any], num_warps: int) -> tuple:
+        if callable(grid):
+            meta = dict(zip(self.arg_names, values))
+            meta["num_warps"] = num_warps
+            grid = grid(meta)
+        return tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
+
+    def _compile(self, dev: Any, num_warps: int, values: List[Any],
+                 kinds: List[Any]) -> CompiledKernel:
+        parsed = self.parsed
+        parts = [self.__name__]
+        for i, v in enumerate(values):
+            if self.constexpr[i]:
+                parts.append(f"{self.arg_names[i]}_{_mangle(v)}")
+        key = ".".join(parts) + f".w{num_warps}"
+        state = hl._TraceState(num_warps)
+
+        def body() -> None:
+            scope: Dict[str, Any] = {}
+            runtime_index = 0
+            for i, name in enumerate(self.arg_names):
+                if self.constexpr[i]:
+                    scope[name] = values[i]
+                    continue
+                kind = kinds[i]
+                if isinstance(kind, tuple):
+                    elem = hl._BY_TEXT[kind[1]]
+                    t = _C.arg(hl.pointer_type(elem).handle, 16)
+                    scope[name] = hl.tensor(t, frozenset({runtime_index}))
+                else:
+                    scope[name] = hl.tensor(_C.arg(hl._BY_TEXT[kind].handle, 0))
+                runtime_index += 1
+            call_inline(parsed, scope)
+
+        hl._tracing().append(state)
+        try:
+            fdef = parsed.fdef
+            _C.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
+            module = _C.trace(self.__name__, key, num_warps, body)
+        except _C.CompileError as e:
+            # The message names the kernel's line; the interpreter's frames
+            # would only hide it.
+            raise _C.CompileError(str(e)) from None
+        finally:
+            hl._tracing().pop()
+        ir = str(module)
+        kernel = dev.load_ir(ir).kernel(self.__name__)
+        return CompiledKernel(kernel, key, ir, state.written, state.writes_unknown, dev)
+
+    def warmup(self, *args: Any, **kwargs: Any) -> CompiledKernel:
+        """Compiles the specialisation these arguments select, without launching
+        (the runtime arguments only give their types)."""
+        return self.run(*args, grid=(0,), **kwargs)
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
+    """Makes `fn` a kernel (``@hadron.jit`` or ``@hadron.jit()``)."""
+    if fn is None:
+        return lambda f: JITFunction(f)
+    return JITFunction(fn)

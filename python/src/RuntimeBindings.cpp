@@ -1,0 +1,230 @@
+//===- RuntimeBindings.cpp - hadron._C over the runtime's C++ API ---------===//
+//
+// Handles keep what they were made from alive (a buffer its context, a
+// kernel its module), so Python's collector may free them in any order.
+// Failures raise hadron.RuntimeError with the runtime's code and message.
+// Launch is the one hot path: its arguments are converted here, from the
+// kernel's signature, with no Python in between.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+#include "hadron/runtime/Runtime.hpp"
+
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+
+namespace nb = nanobind;
+namespace rt = hadron::runtime;
+
+namespace hadron::python {
+namespace {
+
+[[noreturn]] void raise(const rt::Status &s) {
+  throw RuntimeFailure(std::string(hd_status_name(s.code())) + ": " + s.message());
+}
+void check(const rt::Status &s) {
+  if (!s)
+    raise(s);
+}
+template <typename T> T take(rt::Expected<T> e) {
+  if (!e)
+    raise(e.status());
+  return std::move(e).value();
+}
+
+struct PyContext {
+  rt::Context context;
+};
+using ContextRef = std::shared_ptr<PyContext>;
+
+struct PyDevice {
+  ContextRef ctx;
+  rt::Device device;
+};
+
+struct PyBuffer {
+  ContextRef ctx;
+  rt::Buffer buffer;
+};
+
+struct PyModule {
+  ContextRef ctx;
+  rt::Module module;
+};
+
+struct PyKernel {
+  std::shared_ptr<PyModule> module;
+  rt::Kernel kernel;
+};
+
+struct PyEvent {
+  ContextRef ctx;
+  rt::Event event;
+};
+
+nb::dict infoDict(const hd_device_info &info) {
+  nb::dict d;
+  d["name"] = std::string(info.name);
+  d["arch"] = std::string(info.arch);
+  d["warp_size"] = info.warp_size;
+  d["max_threads_per_cta"] = info.max_threads_per_cta;
+  d["shared_bytes_per_cta"] = info.shared_bytes_per_cta;
+  d["global_bytes"] = info.global_bytes;
+  d["compute_units"] = info.compute_units;
+  return d;
+}
+
+/// The launch argument `h` for a parameter of `kind`: a Buffer or an
+/// address for a pointer, a Python number otherwise.
+hd_arg launchArg(nb::handle h, hd_arg_kind kind, uint32_t index, const char *kernel) {
+  try {
+    switch (kind) {
+    case HD_ARG_PTR:
+      if (nb::isinstance<PyBuffer>(h))
+        return rt::arg::ptr(nb::cast<PyBuffer &>(h).buffer.devicePtr());
+      return rt::arg::ptr(nb::cast<uint64_t>(h));
+    case HD_ARG_F16:
+    case HD_ARG_BF16:
+    case HD_ARG_F32:
+    case HD_ARG_F64:
+      return rt::arg::floating(kind, nb::cast<double>(h));
+    default:
+      return rt::arg::integer(kind, nb::cast<int64_t>(h));
+    }
+  } catch (const nb::cast_error &) {
+    throw nb::type_error(("argument " + std::to_string(index) + " of " + kernel + " is " +
+                          hd_arg_kind_name(kind) + ", got " +
+                          nb::str(nb::type_name(h.type())).c_str())
+                             .c_str());
+  }
+}
+
+} // namespace
+
+void bindRuntime(nb::module_ &m) {
+  nb::class_<PyContext>(m, "Context")
+      .def_static(
+          "create",
+          [] { return std::make_shared<PyContext>(PyContext{take(rt::Context::create())}); })
+      .def("select",
+           [](const ContextRef &c, const std::string &selector) {
+             return PyDevice{c, take(c->context.select(selector))};
+           })
+      .def("devices",
+           [](const ContextRef &c) {
+             std::vector<PyDevice> out;
+             for (const rt::Device &d : c->context.devices())
+               out.push_back(PyDevice{c, d});
+             return out;
+           })
+      .def("load_report", [](const ContextRef &c) {
+        std::vector<std::string> out;
+        for (const rt::LoadRecord &r : c->context.loadReport())
+          out.push_back(r.path + ": " + hd_status_name(r.code) + ": " + r.reason);
+        return out;
+      });
+
+  nb::class_<PyDevice>(m, "Device")
+      .def_prop_ro("name", [](const PyDevice &d) { return d.device.name(); })
+      .def_prop_ro("plugin", [](const PyDevice &d) { return d.device.pluginName(); })
+      .def_prop_ro("info", [](const PyDevice &d) { return infoDict(d.device.info()); })
+      .def("alloc",
+           [](const PyDevice &d, uint64_t bytes) {
+             return PyBuffer{d.ctx, take(d.device.alloc(bytes))};
+           })
+      .def(
+          "load_ir",
+          [](const PyDevice &d, const std::string &ir, unsigned optLevel) {
+            hd_compile_options options = rt::Context::defaultOptions();
+            options.opt_level = optLevel;
+            rt::Expected<rt::Module> module = [&] {
+              nb::gil_scoped_release unlocked; // compiling takes milliseconds
+              return d.device.loadIR(ir, &options);
+            }();
+            return std::make_shared<PyModule>(PyModule{d.ctx, take(std::move(module))});
+          },
+          nb::arg("ir"), nb::arg("opt_level") = 3)
+      .def("create_event",
+           [](const PyDevice &d) {
+             return PyEvent{d.ctx, take(d.device.createEvent())};
+           })
+      .def("synchronize", [](const PyDevice &d) {
+        rt::Status s;
+        {
+          nb::gil_scoped_release unlocked;
+          s = d.device.synchronize();
+        }
+        check(s);
+      });
+
+  nb::class_<PyBuffer>(m, "Buffer")
+      .def_prop_ro("ptr", [](const PyBuffer &b) { return b.buffer.devicePtr(); })
+      .def_prop_ro("size", [](const PyBuffer &b) { return b.buffer.size(); })
+      // Host memory is given by address and size (numpy's
+      // __array_interface__['data'][0], torch's data_ptr()).
+      .def(
+          "upload",
+          [](PyBuffer &b, uintptr_t src, uint64_t bytes, uint64_t offset) {
+            check(b.buffer.copyFromHost(reinterpret_cast<const void *>(src), bytes, offset));
+          },
+          nb::arg("src"), nb::arg("bytes"), nb::arg("offset") = 0)
+      .def(
+          "download",
+          [](const PyBuffer &b, uintptr_t dst, uint64_t bytes, uint64_t offset) {
+            check(b.buffer.copyToHost(reinterpret_cast<void *>(dst), bytes, offset));
+          },
+          nb::arg("dst"), nb::arg("bytes"), nb::arg("offset") = 0);
+
+  nb::class_<PyModule>(m, "RuntimeModule")
+      .def("kernel", [](const std::shared_ptr<PyModule> &mod, const std::string &name) {
+        return PyKernel{mod, take(mod->module.kernel(name))};
+      });
+
+  nb::class_<PyKernel>(m, "Kernel")
+      .def_prop_ro("name", [](const PyKernel &k) { return std::string(k.kernel.signature().name); })
+      .def_prop_ro("arg_kinds",
+                   [](const PyKernel &k) {
+                     const hd_kernel_signature &s = k.kernel.signature();
+                     std::vector<std::string> out;
+                     for (uint32_t i = 0; i < s.num_args; ++i)
+                       out.push_back(hd_arg_kind_name(s.args[i]));
+                     return out;
+                   })
+      .def_prop_ro("num_warps", [](const PyKernel &k) { return k.kernel.signature().num_warps; })
+      .def_prop_ro("static_shared_bytes",
+                   [](const PyKernel &k) { return k.kernel.signature().static_shared_bytes; })
+      .def(
+          "launch",
+          [](const PyKernel &k, uint32_t gx, uint32_t gy, uint32_t gz, nb::sequence args,
+             uint64_t dynamicShared) {
+            const hd_kernel_signature &s = k.kernel.signature();
+            size_t n = nb::len(args);
+            if (n != s.num_args)
+              throw nb::type_error((std::string(s.name) + " takes " + std::to_string(s.num_args) +
+                                    " runtime arguments, got " + std::to_string(n))
+                                       .c_str());
+            std::vector<hd_arg> converted(n);
+            for (size_t i = 0; i < n; ++i)
+              converted[i] = launchArg(args[i], s.args[i], static_cast<uint32_t>(i), s.name);
+            check(k.kernel.launch({gx, gy, gz}, converted, dynamicShared));
+          },
+          nb::arg("gx"), nb::arg("gy"), nb::arg("gz"), nb::arg("args"),
+          nb::arg("dynamic_shared_bytes") = 0);
+
+  nb::class_<PyEvent>(m, "Event")
+      .def("record", [](PyEvent &e) { check(e.event.record()); })
+      .def("elapsed_ms", [](const PyEvent &start, const PyEvent &end) {
+        rt::Expected<float> ms = [&] {
+          nb::gil_scoped_release unlocked;
+          return start.event.elapsedMsUntil(end.event);
+        }();
+        return take(std::move(ms));
+      });
+}
+
+} // namespace hadron::python
