@@ -10,7 +10,9 @@
 #define HADRON_CONFORMANCE_CASES_COMMON_H
 
 #include "Case.h"
-#include "IR.h"
+
+#include "kernels/Frame.h"
+#include "testkit/TextKernel.h"
 
 #include <cmath>
 #include <functional>
@@ -20,15 +22,18 @@
 
 namespace hadron::conformance {
 
-/// 1-D layouts (4, 1 and 2 elements per thread; 4, 8 and 1 warps).
-inline const std::vector<Blocked> &layouts1d() {
-  static const std::vector<Blocked> l = {
-      {{4}, {32}, {4}, {0}},
-      {{1}, {32}, {8}, {0}},
-      {{2}, {32}, {1}, {0}},
-  };
-  return l;
-}
+using testkit::Blocked;
+using testkit::Kernel;
+using testkit::linearLayout;
+using testkit::list;
+using testkit::ptr;
+using testkit::shapeStr;
+using testkit::slice;
+using testkit::tensor;
+
+/// 1-D layouts (4, 1 and 2 elements per thread; 4, 8 and 1 warps): the
+/// kernel library's frame layouts.
+inline const std::vector<Blocked> &layouts1d() { return kernels::frameLayouts(); }
 
 /// 2-D layouts: row-major, column-major, and one with warps along columns.
 inline const std::vector<Blocked> &layouts2d() {

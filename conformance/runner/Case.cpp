@@ -2,23 +2,7 @@
 
 #include "Case.h"
 
-#include <cstdio>
-
 namespace hadron::conformance {
-
-std::string Tolerance::str() const {
-  char buf[96];
-  switch (kind) {
-  case Exact: return byValue ? "exact value" : "exact bits";
-  case Ulps:
-    std::snprintf(buf, sizeof buf, "%lld ulp%s", static_cast<long long>(ulps),
-                  absTol > 0 ? (" or abs " + std::to_string(absTol)).c_str() : "");
-    return buf;
-  case RelNorm: std::snprintf(buf, sizeof buf, "rel. L2 norm %.3g", relNorm); return buf;
-  case Bounds: return "per-element error bound";
-  }
-  return "?";
-}
 
 int Plan::addInput(std::string name, Array values) {
   Buffer b;
@@ -73,16 +57,6 @@ void Plan::argI32(int32_t v) { args.push_back(integerArg(HD_ARG_I32, v)); }
 void Plan::argI64(int64_t v) { args.push_back(integerArg(HD_ARG_I64, v)); }
 void Plan::argF32(float v) { args.push_back(floatArg(HD_ARG_F32, v)); }
 void Plan::argF64(double v) { args.push_back(floatArg(HD_ARG_F64, v)); }
-
-int Env::tailSize(int tile, int max) {
-  if (max < tile)
-    return static_cast<int>(uniformInt(1, max));
-  for (;;) {
-    int n = static_cast<int>(uniformInt(1, max));
-    if (n % tile != 0)
-      return n;
-  }
-}
 
 const std::vector<Case> &allCases() {
   static const std::vector<Case> all = [] {

@@ -16,12 +16,13 @@
 #define HADRON_CONFORMANCE_CASE_H
 
 #include "MatrixInstr.h"
-#include "Values.h"
 
 #include "hadron/runtime/runtime.h"
+#include "testkit/Compare.h"
+#include "testkit/Random.h"
+#include "testkit/Values.h"
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -32,65 +33,10 @@
 
 namespace hadron::conformance {
 
-/// How an output is compared with the reference.
-struct Tolerance {
-  enum Kind {
-    Exact,   ///< bit for bit (NaN matches any NaN)
-    Ulps,    ///< per element, within `ulps` units in the last place or `absTol`
-    RelNorm, ///< ||got - want||_2 <= relNorm * ||want||_2 over the whole output
-    Bounds,  ///< per element, |got - want| <= bounds[k] (a forward error bound the
-             ///< case derives from its inputs, e.g. for a sum n*u*sum|x|)
-  };
-  Kind kind = Exact;
-  int64_t ulps = 0;
-  double absTol = 0;
-  double relNorm = 0;
-  std::vector<double> bounds;
-  /// Compare by value (so -0 equals +0).
-  bool byValue = false;
-
-  static Tolerance exact() { return {}; }
-  static Tolerance value() {
-    Tolerance t;
-    t.byValue = true;
-    return t;
-  }
-  static Tolerance ulp(int64_t n, double absTol = 0) {
-    Tolerance t;
-    t.kind = Ulps;
-    t.ulps = n;
-    t.absTol = absTol;
-    return t;
-  }
-  static Tolerance norm(double rel) {
-    Tolerance t;
-    t.kind = RelNorm;
-    t.relNorm = rel;
-    return t;
-  }
-  static Tolerance within(std::vector<double> perElement) {
-    Tolerance t;
-    t.kind = Bounds;
-    t.bounds = std::move(perElement);
-    return t;
-  }
-  /// The worst-case error of summing `n` values in any order in a format
-  /// with unit roundoff `u`, given the sum of their magnitudes: gamma_n *
-  /// sum|x| (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
-  static double sumBound(size_t n, double u, double sumAbs) {
-    double nu = static_cast<double>(n) * u;
-    return nu < 1 ? nu / (1 - nu) * sumAbs : INFINITY;
-  }
-  std::string str() const;
-};
-
-/// The first element that did not match, and how many did not.
-struct Mismatch {
-  size_t index = 0;
-  std::string expected, got;
-  size_t count = 1;
-  std::string what; ///< the buffer's name, or what a custom check looked at
-};
+using testkit::Array;
+using testkit::Elem;
+using testkit::Mismatch;
+using testkit::Tolerance;
 
 /// A custom check of a downloaded output (atomics' totals, orderings a
 /// device may pick): nothing when it holds.
@@ -160,7 +106,7 @@ struct Env {
     return std::uniform_real_distribution<double>(lo, hi)(*rng);
   }
   /// A size in [1, max] that is not a multiple of `tile` (when max >= tile).
-  int tailSize(int tile, int max);
+  int tailSize(int tile, int max) { return testkit::tailSize(*rng, tile, max); }
 };
 
 struct Case {

@@ -158,119 +158,19 @@ std::string trimmed(std::string s) {
 // Comparisons
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// Element k of `got` against `want` (k < want.size()) by `tol`; what is wrong.
-std::optional<std::string> elementProblem(const Array &got, const Array &want, size_t k,
-                                          const Tolerance &tol) {
-  const Elem e = want.elem();
-  if (want.isPoison(k))
-    return got.isPoison(k) ? std::nullopt
-                           : std::optional<std::string>("written where it must not be");
-  if (got.isPoison(k))
-    return "not written (still poisoned)";
-  if (!isFloat(e))
-    return got.bits(k) == want.bits(k) ? std::nullopt : std::optional<std::string>("");
-  const double g = got.f(k), w = want.f(k);
-  if (std::isnan(g) || std::isnan(w))
-    return std::isnan(g) && std::isnan(w) ? std::nullopt : std::optional<std::string>("");
-  if (tol.kind == Tolerance::Exact)
-    return (tol.byValue ? g == w : got.bits(k) == want.bits(k)) ? std::nullopt
-                                                               : std::optional<std::string>("");
-  if (g == w)
-    return std::nullopt;
-  if (std::isinf(g) || std::isinf(w))
-    return std::string("");
-  if (tol.kind == Tolerance::Ulps) {
-    if (std::fabs(g - w) <= tol.absTol)
-      return std::nullopt;
-    int64_t d = ulpDistance(e, g, w);
-    if (d <= tol.ulps)
-      return std::nullopt;
-    return std::to_string(d) + " ulp";
-  }
-  if (tol.kind == Tolerance::Bounds) {
-    double bound = k < tol.bounds.size() ? tol.bounds[k] : 0;
-    if (std::fabs(g - w) <= bound)
-      return std::nullopt;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "error %.3g over the bound %.3g", std::fabs(g - w), bound);
-    return std::string(buf);
-  }
-  return std::nullopt; // RelNorm: judged over the whole output
-}
-
-} // namespace
-
 std::optional<Mismatch> compareOutput(const Buffer &b, const Array &got) {
   if (b.check)
     return b.check(got);
-  Mismatch m;
-  m.what = b.name;
-  m.count = 0;
-  const size_t n = b.want.size();
-  double err2 = 0, ref2 = 0;
-  size_t worst = SIZE_MAX;
-  double worstErr = -1;
-  for (size_t k = 0; k < got.size(); ++k) {
-    std::optional<std::string> problem;
-    if (k < n) {
-      problem = elementProblem(got, b.want, k, b.tol);
-      if (!problem && b.tol.kind == Tolerance::RelNorm && !b.want.isPoison(k)) {
-        double g = got.f(k), w = b.want.f(k);
-        if (!(std::isnan(g) && std::isnan(w))) {
-          err2 += (g - w) * (g - w);
-          ref2 += w * w;
-          if (std::fabs(g - w) > worstErr)
-            worstErr = std::fabs(g - w), worst = k;
-        }
-      }
-    } else if (!got.isPoison(k) && b.role == Buffer::Output) {
-      problem = "written past the end";
-    }
-    if (!problem)
-      continue;
-    if (m.count++ == 0) {
-      m.index = k;
-      m.got = got.show(k) + (problem->empty() ? "" : " (" + *problem + ")");
-      m.expected = k < n ? b.want.show(k) : "poison (past the end)";
-    }
-  }
-  if (m.count)
-    return m;
-  if (b.tol.kind == Tolerance::RelNorm) {
-    double rel = std::sqrt(err2) / std::max(std::sqrt(ref2), 1e-300);
-    if (rel > b.tol.relNorm && worst != SIZE_MAX) {
-      m.count = 1;
-      m.index = worst;
-      m.got = got.show(worst) + " (relative L2 error " + std::to_string(rel) + ")";
-      m.expected = b.want.show(worst);
-      return m;
-    }
-  }
-  return std::nullopt;
+  return testkit::compare(b.name, b.want, got, b.tol, b.role == Buffer::Output);
 }
 
 std::optional<Mismatch> compareDevices(const Array &a, const Array &b, const Tolerance &tol) {
-  Buffer ref;
-  ref.name = "second device vs first";
-  ref.role = Buffer::InOut;
-  ref.want = a;
-  ref.tol = tol;
-  if (a.size() != b.size() || a.elem() != b.elem()) {
-    Mismatch m;
-    m.what = ref.name;
-    m.expected = std::to_string(a.size()) + " elements";
-    m.got = std::to_string(b.size()) + " elements";
-    return m;
-  }
+  const std::string what = "second device vs first";
+  if (a.size() != b.size() || a.elem() != b.elem())
+    return Mismatch{0, std::to_string(a.size()) + " elements",
+                    std::to_string(b.size()) + " elements", 1, what};
   // Poison in the first device's output is a value to agree with here.
-  Array want = a;
-  for (size_t k = 0; k < want.size(); ++k)
-    if (want.isPoison(k) && !b.isPoison(k))
-      return Mismatch{k, want.show(k), b.show(k), 1, ref.name};
-  ref.want = want;
-  return compareOutput(ref, b);
+  return testkit::compare(what, a, b, tol, false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -453,15 +353,8 @@ Runner::~Runner() { hd_context_destroy(ctx_); }
 std::unique_ptr<Runner> Runner::create(const Options &options, std::string &error) {
   std::unique_ptr<Runner> r(new Runner());
   r->options_ = options;
-  if (options.seed) {
-    r->seed_ = *options.seed;
-  } else if (std::string s = env("HADRON_CONFORMANCE_SEED"); !s.empty()) {
-    r->seed_ = std::strtoull(s.c_str(), nullptr, 0);
-  } else {
-    r->seed_ = static_cast<uint64_t>(
-                   std::chrono::system_clock::now().time_since_epoch().count()) %
-               1000000000000ull;
-  }
+  r->seed_ = options.seed.value_or(
+      testkit::seedFromEnv("HADRON_CONFORMANCE_SEED").value_or(testkit::clockSeed()));
   hd_error err;
   if (hd_context_create(&r->ctx_, &err) != HD_OK) {
     error = std::string("hd_context_create failed: ") + err.message;
@@ -681,8 +574,7 @@ std::vector<const Case *> Runner::cases() const {
 }
 
 uint64_t Runner::caseSeed(const std::string &caseName) const {
-  uint64_t h = fnv(caseName.data(), caseName.size());
-  return (h ^ (seed_ * 0x9e3779b97f4a7c15ull)) % 1000000000000ull;
+  return testkit::deriveSeed(seed_, caseName);
 }
 
 std::string Runner::replay(const std::string &caseName, const std::string &target) const {

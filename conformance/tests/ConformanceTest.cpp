@@ -33,6 +33,7 @@
 #include <set>
 
 using namespace hadron::conformance;
+using namespace hadron::testkit;
 
 namespace {
 

@@ -19,12 +19,6 @@ namespace {
 
 using runtime::arg::i32;
 
-struct Layout1D {
-  Blocked layout;
-  int block;
-  std::string name() const { return layout.name() + "_b" + std::to_string(block); }
-};
-
 const Layout1D kLayouts[] = {
     {{{1}, {32}, {4}, {0}}, 256},
     {{{4}, {32}, {1}, {0}}, 128},
@@ -101,8 +95,8 @@ TEST_P(AtomicRmw, TotalsAndOldValuesFormOneChain) {
   std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
                             k.constI32(lay.block) + " : i32");
   auto t = k.tile1d(lay.block, l, start, n);
-  std::string it = tensorType({lay.block}, "i32", l), vt = tensorType({lay.block}, e, l);
-  std::string pt = tensorType({lay.block}, "!hd.ptr<" + e + ">", l);
+  std::string it = tensor({lay.block}, "i32", l), vt = tensor({lay.block}, e, l);
+  std::string pt = tensor({lay.block}, "!hd.ptr<" + e + ">", l);
   std::string poison =
       k.let("arith.constant dense<" + std::string(e == "f32" ? "1048577.0" : "1048577") + "> : " + vt);
   std::string v = k.let("hd.load " + k.pointers(vals, e, t.offsets, {lay.block}, l) + " mask " +
@@ -242,7 +236,7 @@ TEST_P(AtomicCas, OneWinnerUnderContention) {
   std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
                             k.constI32(lay.block) + " : i32");
   auto t = k.tile1d(lay.block, l, start, "");
-  std::string it = tensorType({lay.block}, "i32", l), pt = tensorType({lay.block}, "!hd.ptr<i32>", l);
+  std::string it = tensor({lay.block}, "i32", l), pt = tensor({lay.block}, "!hd.ptr<i32>", l);
   std::string id1 = k.let("arith.addi " + t.offsets + ", " + k.let("arith.constant dense<1> : " + it) +
                           " : " + it);
   std::string zero = k.let("arith.constant dense<0> : " + it);
@@ -289,20 +283,20 @@ TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
     std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
                               k.constI32(lay.block) + " : i32");
     auto t = k.tile1d(lay.block, l, start, n);
-    std::string pt = tensorType({lay.block}, "!hd.ptr<" + ty + ">", l), vt = tensorType({lay.block}, ty, l);
+    std::string pt = tensor({lay.block}, "!hd.ptr<" + ty + ">", l), vt = tensor({lay.block}, ty, l);
     std::string cv = k.let("hd.load " + k.pointers(cmp, ty, t.offsets, {lay.block}, l) + " mask " +
                            t.mask + " : " + pt);
     std::string vv = k.let("hd.load " + k.pointers(val, ty, t.offsets, {lay.block}, l) + " mask " +
                            t.mask + " : " + pt);
     // Past n the addresses are clamped to element 0 with an impossible
     // comparison, so nothing outside the arrays is touched.
-    std::string it = tensorType({lay.block}, "i32", l);
+    std::string it = tensor({lay.block}, "i32", l);
     std::string safe = k.let("arith.select " + t.mask + ", " + t.offsets + ", " +
                              k.let("arith.constant dense<0> : " + it) + " : " +
-                             tensorType({lay.block}, "i1", l) + ", " + it);
+                             tensor({lay.block}, "i1", l) + ", " + it);
     std::string never = k.let("arith.constant dense<" + std::string("-7777777") + "> : " + vt);
     std::string cmpSafe = k.let("arith.select " + t.mask + ", " + cv + ", " + never + " : " +
-                                tensorType({lay.block}, "i1", l) + ", " + vt);
+                                tensor({lay.block}, "i1", l) + ", " + vt);
     std::string old = k.let("hd.atomic_cas " + k.pointers(mem, ty, safe, {lay.block}, l) + ", " +
                             cmpSafe + ", " + vv + " : " + pt + " -> " + vt);
     k.line("hd.store " + k.pointers(olds, ty, t.offsets, {lay.block}, l) + ", " + old + " mask " +

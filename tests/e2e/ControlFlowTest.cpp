@@ -3,25 +3,34 @@
 // Tiles carried through loops with run-time trip counts, yielded from both
 // branches of an scf.if (each program takes one of them), carried with a
 // counter through an scf.while, and a loop nest with a branch inside.
-// The kernels are written with the C++ builder (kernels/ControlFlow.cpp) and
-// built at build time for every warp size (ControlFlowCases.h).
+// The kernels are the kernel library's frame kernels (tests/kernels/Frame.h),
+// written with the C++ builder and built at build time for every warp size.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ControlFlowCases.h"
 #include "E2E.h"
+#include "kernels/Frame.h"
 
 namespace hadron::e2e {
 namespace {
 
 using runtime::arg::i32;
 
+/// The layouts of the library's control-flow uses for tests/e2e.
+std::vector<Layout1D> layouts() {
+  std::vector<Layout1D> l;
+  for (const kernels::FrameUse &u : kernels::e2eControlFlowUses())
+    if (u.kernel == "for_loop")
+      l.push_back({u.layout, u.block});
+  return l;
+}
+
 /// Adds the built kernel `name` for this session's lane count.
 int addKernel(Program &p, const char *name, const Layout1D &c) {
-  std::string key = controlFlowKey(name, c, session().lanes);
+  std::string key = kernels::FrameUse{name, c.layout, c.block}.key(session().lanes);
   std::string ir = builtKernelIR(key);
   if (ir.empty())
-    ADD_FAILURE() << "no built kernel " << key << " (tests/e2e/kernels)";
+    ADD_FAILURE() << "no built kernel " << key << " (tests/kernels)";
   return p.add(ir, name);
 }
 
@@ -105,7 +114,7 @@ TEST_P(ControlFlow, NestedLoopsWithABranch) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, ControlFlow, ::testing::ValuesIn(kControlFlowLayouts),
+INSTANTIATE_TEST_SUITE_P(Layouts, ControlFlow, ::testing::ValuesIn(layouts()),
                          ::testing::PrintToStringParamName());
 
 } // namespace

@@ -37,7 +37,7 @@ KernelBuilder plusOne(const std::string &name, const Blocked &b, int block, F mi
   std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(block) +
                             " : i32");
   auto t = k.tile1d(block, l, start, n);
-  std::string tt = tensorType({block}, "i32", l), pt = tensorType({block}, "!hd.ptr<i32>", l);
+  std::string tt = tensor({block}, "i32", l), pt = tensor({block}, "!hd.ptr<i32>", l);
   std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, {block}, l) + " mask " +
                         t.mask + " other " + k.let("arith.constant dense<0> : " + tt) + " : " + pt);
   middle(k, x, tt, t, n);
@@ -118,7 +118,7 @@ TEST(DebugOps, AssumeAndMultipleOfKeepResults) {
   KernelBuilder k("hints", kWide.numWarps());
   std::string l = k.layout("l", kWide.str(S.lanes));
   std::string in = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>"), n = k.arg("i32");
-  std::string tt = tensorType({kBlock}, "i32", l), pt = tensorType({kBlock}, "!hd.ptr<i32>", l);
+  std::string tt = tensor({kBlock}, "i32", l), pt = tensor({kBlock}, "!hd.ptr<i32>", l);
   std::string positive = k.let("arith.cmpi sgt, " + n + ", " + k.constI32(0) + " : i32");
   k.line("hd.assume " + positive);
   std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(kBlock) +

@@ -66,8 +66,8 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
   std::string n0 = k.let("arith.muli " + k.let("hd.program_id 1") + ", " + k.constI32(c.bn) + " : i32");
   // The accumulator starts from C.
   auto tc = k.tile2d({c.bm, c.bn}, acc, m0, n0, n, m, n);
-  std::string accT = tensorType({c.bm, c.bn}, ae, acc);
-  std::string accP = tensorType({c.bm, c.bn}, "!hd.ptr<" + ae + ">", acc);
+  std::string accT = tensor({c.bm, c.bn}, ae, acc);
+  std::string accP = tensor({c.bm, c.bn}, "!hd.ptr<" + ae + ">", acc);
   std::string c0 = k.let("hd.load " + k.pointers(C, ae, tc.offsets, {c.bm, c.bn}, acc) + " mask " +
                          tc.mask + " other " + k.let("arith.constant dense<0.0> : " + accT) + " : " +
                          accP);
@@ -79,14 +79,14 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
   std::string k0 = k.let("arith.index_cast " + iv + " : index to i32");
   auto ta = k.tile2d({c.bm, c.bk}, al, m0, k0, kk, m, kk);
   auto tb = k.tile2d({c.bk, c.bn}, bl, k0, n0, n, kk, n);
-  std::string aT = tensorType({c.bm, c.bk}, e, al), bT = tensorType({c.bk, c.bn}, e, bl);
+  std::string aT = tensor({c.bm, c.bk}, e, al), bT = tensor({c.bk, c.bn}, e, bl);
   std::string a = k.let("hd.load " + k.pointers(A, e, ta.offsets, {c.bm, c.bk}, al) + " mask " +
                         ta.mask + " other " + k.let("arith.constant dense<0.0> : " + aT) + " : " +
-                        tensorType({c.bm, c.bk}, "!hd.ptr<" + e + ">", al));
+                        tensor({c.bm, c.bk}, "!hd.ptr<" + e + ">", al));
   std::string b = k.let("hd.load " + k.pointers(B, e, tb.offsets, {c.bk, c.bn}, bl) + " mask " +
                         tb.mask + " other " + k.let("arith.constant dense<0.0> : " + bT) + " : " +
-                        tensorType({c.bk, c.bn}, "!hd.ptr<" + e + ">", bl));
-  std::string aOpT = tensorType({c.bm, c.bk}, e, aop), bOpT = tensorType({c.bk, c.bn}, e, bop);
+                        tensor({c.bk, c.bn}, "!hd.ptr<" + e + ">", bl));
+  std::string aOpT = tensor({c.bm, c.bk}, e, aop), bOpT = tensor({c.bk, c.bn}, e, bop);
   std::string ad, bd;
   if (c.shared) {
     const std::string sw = "#hd.swizzled<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>";

@@ -3,7 +3,6 @@
 #include "E2E.h"
 
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -118,196 +117,14 @@ std::string currentTestName() {
 } // namespace
 
 uint64_t testSeed() {
-  std::string fixed = env("HADRON_E2E_SEED");
-  if (!fixed.empty())
-    return std::strtoull(fixed.c_str(), nullptr, 0);
-  uint64_t t = static_cast<uint64_t>(
-      std::chrono::system_clock::now().time_since_epoch().count());
   // Tests started in the same tick still get different seeds.
-  return (t ^ (std::hash<std::string>()(currentTestName()) * 0x9e3779b97f4a7c15ull)) %
-         1000000000000ull;
+  return testkit::seedFromEnv("HADRON_E2E_SEED")
+      .value_or(testkit::deriveSeed(testkit::clockSeed(), currentTestName()));
 }
 
 std::string seedMessage(uint64_t seed) {
   return "seed " + std::to_string(seed) + " (replay: HADRON_E2E_SEED=" + std::to_string(seed) +
          " hadron-e2e --gtest_filter='" + currentTestName() + "')";
-}
-
-//===----------------------------------------------------------------------===//
-// Layouts
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-int log2i(long v) {
-  int k = 0;
-  while ((1L << k) < v)
-    ++k;
-  return k;
-}
-
-} // namespace
-
-std::string sliceOf(int dim, const std::string &parent) {
-  return "#hd.slice<{dim = " + std::to_string(dim) + ", parent = " + parent + "}>";
-}
-
-std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numWarps,
-                         const std::vector<int> &perm) {
-  const int rank = static_cast<int>(shape.size());
-  // Bit p of the row-major index is bit (p - low[d]) of coordinate d.
-  std::vector<int> low(rank), bits(rank);
-  int total = 0;
-  for (int d = rank - 1; d >= 0; --d) {
-    low[d] = total;
-    bits[d] = log2i(shape[d]);
-    total += bits[d];
-  }
-  auto basis = [&](int p) {
-    std::vector<int> c(rank, 0);
-    for (int d = 0; d < rank; ++d)
-      if (p >= low[d] && p < low[d] + bits[d])
-        c[d] = 1 << (p - low[d]);
-    return listInts(c);
-  };
-  std::vector<int> zero(rank, 0);
-  const int laneBits = log2i(lanes), warpBits = log2i(numWarps);
-  const int regBits = std::max(0, total - laneBits - warpBits);
-  std::vector<std::string> reg, lane, warp;
-  size_t next = 0;
-  for (int i = 0; i < regBits; ++i)
-    reg.push_back(basis(perm[next++]));
-  for (int i = 0; i < laneBits; ++i)
-    lane.push_back(next < perm.size() ? basis(perm[next++]) : listInts(zero));
-  for (int i = 0; i < warpBits; ++i)
-    warp.push_back(next < perm.size() ? basis(perm[next++]) : listInts(zero));
-  auto bases = [](const std::vector<std::string> &b) {
-    std::string s = "[";
-    for (size_t i = 0; i < b.size(); ++i)
-      s += (i ? ", " : "") + b[i];
-    return s + "]";
-  };
-  return "#hd.linear<{register = " + bases(reg) + ", lane = " + bases(lane) +
-         ", warp = " + bases(warp) + ", block = []}>";
-}
-
-//===----------------------------------------------------------------------===//
-// Building IR
-//===----------------------------------------------------------------------===//
-
-std::string shapeStr(const std::vector<int> &shape) { return joinInts(shape, "x"); }
-
-std::string tensorType(const std::vector<int> &shape, const std::string &elem,
-                       const std::string &layout) {
-  return "tensor<" + shapeStr(shape) + "x" + elem + ", " + layout + ">";
-}
-
-std::string KernelBuilder::layout(const std::string &alias, const std::string &definition) {
-  std::string name = alias[0] == '#' ? alias : "#" + alias;
-  for (const auto &[n, d] : layouts_)
-    if (n == name)
-      return name;
-  layouts_.emplace_back(name, definition);
-  return name;
-}
-
-std::string KernelBuilder::arg(const std::string &type, const std::string &attrs) {
-  std::string name = "%arg" + std::to_string(args_.size());
-  args_.push_back(name + ": " + type + (attrs.empty() ? "" : " " + attrs));
-  return name;
-}
-
-std::string KernelBuilder::fresh() { return "%v" + std::to_string(next_++); }
-
-std::string KernelBuilder::let(const std::string &rhs) {
-  std::string name = fresh();
-  body_.push_back(name + " = " + rhs);
-  return name;
-}
-
-std::vector<std::string> KernelBuilder::letMany(int count, const std::string &rhs) {
-  std::string name = fresh();
-  body_.push_back(name + ":" + std::to_string(count) + " = " + rhs);
-  std::vector<std::string> names;
-  for (int i = 0; i < count; ++i)
-    names.push_back(name + "#" + std::to_string(i));
-  return names;
-}
-
-void KernelBuilder::line(const std::string &text) { body_.push_back(text); }
-
-std::string KernelBuilder::pointers(const std::string &base, const std::string &elem,
-                                    const std::string &offsets, const std::vector<int> &shape,
-                                    const std::string &layout) {
-  std::string ptrType = tensorType(shape, "!hd.ptr<" + elem + ">", layout);
-  std::string p = splat(base, ptrType);
-  return let("hd.addptr " + p + ", " + offsets + " : " + ptrType + ", " +
-             tensorType(shape, "i32", layout));
-}
-
-KernelBuilder::Tile KernelBuilder::tile1d(int n, const std::string &layout,
-                                          const std::string &start, const std::string &limit) {
-  std::string t = tensorType({n}, "i32", layout);
-  std::string range = let("hd.arange 0 to " + std::to_string(n) + " : " + t);
-  std::string offs = range;
-  if (!start.empty())
-    offs = let("arith.addi " + splat(start, t) + ", " + range + " : " + t);
-  std::string mask;
-  if (!limit.empty())
-    mask = let("arith.cmpi slt, " + offs + ", " + splat(limit, t) + " : " + t);
-  return {offs, mask};
-}
-
-KernelBuilder::Tile KernelBuilder::tile2d(const std::vector<int> &shape,
-                                          const std::string &layout, const std::string &row0,
-                                          const std::string &col0, const std::string &ld,
-                                          const std::string &rows, const std::string &cols) {
-  const int m = shape[0], n = shape[1];
-  std::string rl = this->layout(layout + "_r", sliceOf(1, layout));
-  std::string cl = this->layout(layout + "_c", sliceOf(0, layout));
-  Tile r = tile1d(m, rl, row0, rows);
-  Tile c = tile1d(n, cl, col0, cols);
-  std::string rt = tensorType({m}, "i32", rl), ct = tensorType({n}, "i32", cl);
-  std::string full = tensorType(shape, "i32", layout);
-  std::string rowStart = let("arith.muli " + r.offsets + ", " + splat(ld, rt) + " : " + rt);
-  std::string r2 = let("hd.expand_dims " + rowStart + " axis = 1 : " + rt + " -> " +
-                       tensorType({m, 1}, "i32", layout));
-  std::string c2 = let("hd.expand_dims " + c.offsets + " axis = 0 : " + ct + " -> " +
-                       tensorType({1, n}, "i32", layout));
-  std::string rb = let("hd.broadcast " + r2 + " : " + tensorType({m, 1}, "i32", layout) +
-                       " -> " + full);
-  std::string cb = let("hd.broadcast " + c2 + " : " + tensorType({1, n}, "i32", layout) +
-                       " -> " + full);
-  std::string offs = let("arith.addi " + rb + ", " + cb + " : " + full);
-  std::string mask;
-  if (!rows.empty() && !cols.empty()) {
-    std::string rm2 = let("hd.expand_dims " + r.mask + " axis = 1 : " +
-                          tensorType({m}, "i1", rl) + " -> " + tensorType({m, 1}, "i1", layout));
-    std::string cm2 = let("hd.expand_dims " + c.mask + " axis = 0 : " +
-                          tensorType({n}, "i1", cl) + " -> " + tensorType({1, n}, "i1", layout));
-    std::string fullMask = tensorType(shape, "i1", layout);
-    std::string rmb = let("hd.broadcast " + rm2 + " : " + tensorType({m, 1}, "i1", layout) +
-                          " -> " + fullMask);
-    std::string cmb = let("hd.broadcast " + cm2 + " : " + tensorType({1, n}, "i1", layout) +
-                          " -> " + fullMask);
-    mask = let("arith.andi " + rmb + ", " + cmb + " : " + fullMask);
-  }
-  return {offs, mask};
-}
-
-std::string KernelBuilder::str() const {
-  std::string s;
-  for (const auto &[name, def] : layouts_)
-    s += name + " = " + def + "\n";
-  s += "module attributes {hd.num_warps = " + std::to_string(numWarps_) + " : i32} {\n";
-  s += "  func.func @" + name_ + "(";
-  for (size_t i = 0; i < args_.size(); ++i)
-    s += (i ? ", " : "") + args_[i];
-  s += ") attributes {hd.kernel} {\n";
-  for (const std::string &l : body_)
-    s += "    " + l + "\n";
-  s += "    return\n  }\n}\n";
-  return s;
 }
 
 std::string numbered(const std::string &text) {
@@ -316,49 +133,6 @@ std::string numbered(const std::string &text) {
   for (int n = 1; std::getline(in, line); ++n)
     out += (n < 10 ? "   " : n < 100 ? "  " : " ") + std::to_string(n) + "  " + line + "\n";
   return out;
-}
-
-//===----------------------------------------------------------------------===//
-// Half precision
-//===----------------------------------------------------------------------===//
-
-Half toHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
-  const uint32_t a = x & 0x7fffffff;
-  if (a >= 0x7f800000) // infinity or NaN (kept quiet, payload's top bits kept)
-    return Half{static_cast<uint16_t>(sign | 0x7c00 |
-                                      (a > 0x7f800000 ? 0x200 | ((a >> 13) & 0x3ff) : 0))};
-  if (a >= 0x477ff000) // 65520 and up round to infinity
-    return Half{static_cast<uint16_t>(sign | 0x7c00)};
-  if (a < 0x38800000) { // below 2^-14: a subnormal half, in units of 2^-24
-    float v;
-    std::memcpy(&v, &a, 4);
-    return Half{static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(v * 16777216.0f)))};
-  }
-  uint32_t h = ((((a >> 23) - 127 + 15) << 10) | ((a & 0x7fffff) >> 13));
-  uint32_t rest = a & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-    ++h; // round to nearest even; a carry moves into the exponent correctly
-  return Half{static_cast<uint16_t>(sign | h)};
-}
-
-float fromHalf(Half h) {
-  const uint32_t sign = uint32_t(h.bits & 0x8000) << 16;
-  const uint32_t e = (h.bits >> 10) & 0x1f, m = h.bits & 0x3ff;
-  uint32_t bits;
-  if (e == 0) {
-    float v = std::ldexp(static_cast<float>(m), -24);
-    return sign ? -v : v;
-  }
-  if (e == 31)
-    bits = sign | 0x7f800000 | (m << 13);
-  else
-    bits = sign | ((e - 15 + 127) << 23) | (m << 13);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
 }
 
 //===----------------------------------------------------------------------===//
@@ -485,9 +259,9 @@ std::string probe(Feature feature) {
   std::string in = k.arg("!hd.ptr<f32>"), out = k.arg("!hd.ptr<f32>");
   std::string c32 = k.constI32(32), c0 = k.constI32(0);
   auto t = k.tile2d({32, 32}, b, c0, c0, c32, "", "");
-  std::string bt = tensorType({32, 32}, "f32", b);
+  std::string bt = tensor({32, 32}, "f32", b);
   std::string ptrs = k.pointers(in, "f32", t.offsets, {32, 32}, b);
-  std::string x = k.let("hd.load " + ptrs + " : " + tensorType({32, 32}, "!hd.ptr<f32>", b));
+  std::string x = k.let("hd.load " + ptrs + " : " + tensor({32, 32}, "!hd.ptr<f32>", b));
   std::string md = "!hd.memdesc<32x32xf32, " + sw + ">";
   std::string y = x;
   switch (feature) {
@@ -524,7 +298,7 @@ std::string probe(Feature feature) {
   case Feature::AsyncCopy: {
     std::string m = k.let("hd.local_alloc -> " + md);
     std::string tok = k.let("hd.async_copy " + ptrs + ", " + m + " : " +
-                            tensorType({32, 32}, "!hd.ptr<f32>", b) + " -> " + md);
+                            tensor({32, 32}, "!hd.ptr<f32>", b) + " -> " + md);
     std::string g = k.let("hd.async_commit_group " + tok);
     k.let("hd.async_wait " + g + " pending = 0");
     y = k.let("hd.local_load " + m + " : " + md + " -> " + bt);
@@ -540,15 +314,15 @@ std::string probe(Feature feature) {
     break;
   }
   case Feature::CrossLaneConvert: {
-    std::string ct = tensorType({32, 32}, "f32", c);
+    std::string ct = tensor({32, 32}, "f32", c);
     std::string z = k.let("hd.convert_layout " + x + " : " + bt + " -> " + ct);
     y = k.let("hd.convert_layout " + z + " : " + ct + " -> " + bt);
     break;
   }
   case Feature::CrossWarpReduce: {
     // #b spreads dim 0 over lanes and warps.
-    std::string cl = k.layout("b_c", sliceOf(0, b));
-    std::string rt = tensorType({32}, "f32", cl);
+    std::string cl = k.layout("b_c", slice(0, b));
+    std::string rt = tensor({32}, "f32", cl);
     std::string a = k.fresh(), bb = k.fresh();
     std::string r = k.let("hd.reduce(" + x + ") axis = 0 : (" + bt + ") -> " + rt + " {");
     k.line("^bb0(" + a + ": f32, " + bb + ": f32):");
@@ -556,13 +330,13 @@ std::string probe(Feature feature) {
     k.line("hd.yield " + s + " : f32");
     k.line("}");
     std::string e = k.let("hd.expand_dims " + r + " axis = 0 : " + rt + " -> " +
-                          tensorType({1, 32}, "f32", b));
-    y = k.let("hd.broadcast " + e + " : " + tensorType({1, 32}, "f32", b) + " -> " + bt);
+                          tensor({1, 32}, "f32", b));
+    y = k.let("hd.broadcast " + e + " : " + tensor({1, 32}, "f32", b) + " -> " + bt);
     break;
   }
   }
   std::string optrs = k.pointers(out, "f32", t.offsets, {32, 32}, b);
-  k.line("hd.store " + optrs + ", " + y + " : " + tensorType({32, 32}, "!hd.ptr<f32>", b));
+  k.line("hd.store " + optrs + ", " + y + " : " + tensor({32, 32}, "!hd.ptr<f32>", b));
   return k.str();
 }
 
@@ -603,31 +377,12 @@ void expectAll(size_t n, const std::function<std::optional<std::string>(size_t)>
                   << (bad > 10 ? "\n  ..." : "");
 }
 
-int64_t ulpDistance(double a, double b, bool single) {
-  auto ordered = [single](double v) -> int64_t {
-    if (single) {
-      float f = static_cast<float>(v);
-      int32_t i;
-      std::memcpy(&i, &f, 4);
-      return i < 0 ? -int64_t(i & 0x7fffffff) : i;
-    }
-    int64_t i;
-    std::memcpy(&i, &v, 8);
-    return i < 0 ? -(i & 0x7fffffffffffffffll) : i;
-  };
-  int64_t d = ordered(a) - ordered(b);
-  return d < 0 ? -d : d;
-}
-
-int tailSize(std::mt19937_64 &rng, int tile, int max) {
-  std::uniform_int_distribution<int> d(1, max);
-  if (max < tile)
-    return d(rng);
-  for (;;) {
-    int n = d(rng);
-    if (n % tile != 0)
-      return n;
-  }
+void expectMatches(const testkit::Array &got, const testkit::Array &want,
+                   const testkit::Tolerance &tol, const std::string &what) {
+  if (auto m = testkit::compare(what, want, got, tol, false))
+    ADD_FAILURE() << what << ": " << m->count << " of " << want.size() << " elements wrong ("
+                  << tol.str() << "); first [" << m->index << "]: got " << m->got << ", want "
+                  << m->expected;
 }
 
 std::string identifier(const std::string &text) {

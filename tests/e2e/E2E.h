@@ -1,9 +1,9 @@
 //===- E2E.h - What every end-to-end test uses -----------------*- C++ -*-===//
 //
-// The suite's session (the device, or the compile-only target), layouts that
-// adapt to the target's warp size, a small builder for textual hd IR,
-// poisoned output buffers, per-test seeds and comparisons with host
-// references. Everything goes through libhadron-runtime: this binary links
+// The suite's session (the device, or the compile-only target), poisoned
+// output buffers, per-test seeds and comparisons with host references, on
+// the test kit the conformance suite shares (tests/testkit: layouts for any
+// warp size, the IR text writer, values, poison, seeds). Everything goes through libhadron-runtime: this binary links
 // no LLVM or MLIR, so it runs where only the runtime and the plugins'
 // runtime parts exist. How to run it: the comment at the top of Main.cpp.
 //
@@ -11,9 +11,12 @@
 #ifndef HADRON_TESTS_E2E_E2E_H
 #define HADRON_TESTS_E2E_E2E_H
 
-#include "Blocked.h"
-
 #include "hadron/runtime/Runtime.hpp"
+#include "kernels/BuiltKernels.h"
+#include "testkit/Compare.h"
+#include "testkit/Random.h"
+#include "testkit/TextKernel.h"
+#include "testkit/Values.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +34,16 @@
 
 namespace hadron::e2e {
 
+using kernels::builtKernelIR;
 using runtime::Status;
+using testkit::Blocked;
+using testkit::linearLayout;
+using testkit::shapeStr;
+using testkit::slice;
+using testkit::tailSize;
+using testkit::tensor;
+/// The IR text writer of the tests not yet written with the C++ builder.
+using KernelBuilder = testkit::Kernel;
 
 //===----------------------------------------------------------------------===//
 // The session
@@ -76,91 +88,13 @@ uint64_t testSeed();
 /// "seed 123 (replay: HADRON_E2E_SEED=123 ./hadron-e2e --gtest_filter=Suite.Test)".
 std::string seedMessage(uint64_t seed);
 
-//===----------------------------------------------------------------------===//
-// Layouts
-//===----------------------------------------------------------------------===//
-
-std::string sliceOf(int dim, const std::string &parent);
-
-/// A linear layout over a power-of-two shape whose element bits are handed
-/// out by `perm` (a permutation of the bit positions of the row-major index)
-/// first to registers, then lanes, then warps: any of them is a valid
-/// distributed layout, and a permuted one scatters neighbours across lanes
-/// and warps.
-std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numWarps,
-                         const std::vector<int> &perm);
-
-//===----------------------------------------------------------------------===//
-// Building IR
-//===----------------------------------------------------------------------===//
-
-std::string tensorType(const std::vector<int> &shape, const std::string &elem,
-                       const std::string &layout);
-std::string shapeStr(const std::vector<int> &shape);
-
-/// One kernel in one module: layouts as aliases at the top, arguments, and a
-/// body of SSA lines with fresh names.
-class KernelBuilder {
-public:
-  KernelBuilder(std::string name, int numWarps) : name_(std::move(name)), numWarps_(numWarps) {}
-
-  const std::string &name() const { return name_; }
-  int numWarps() const { return numWarps_; }
-
-  /// Defines `#alias = definition` and returns "#alias".
-  std::string layout(const std::string &alias, const std::string &definition);
-  /// Adds an argument; returns its SSA name. `attrs` e.g.
-  /// "{hd.divisibility = 16 : i32}".
-  std::string arg(const std::string &type, const std::string &attrs = "");
-  /// `%vN = rhs`; returns %vN.
-  std::string let(const std::string &rhs);
-  /// `%vN:count = rhs`; returns %vN#0 ... %vN#(count-1).
-  std::vector<std::string> letMany(int count, const std::string &rhs);
-  /// A line as it is (a store, a region's lines, ...).
-  void line(const std::string &text);
-  /// A fresh SSA name not bound yet (for region arguments).
-  std::string fresh();
-
-  // Common shapes of code.
-  std::string constI32(int64_t v) { return let("arith.constant " + std::to_string(v) + " : i32"); }
-  std::string constIndex(int64_t v) {
-    return let("arith.constant " + std::to_string(v) + " : index");
-  }
-  std::string splat(const std::string &scalar, const std::string &type) {
-    return let("hd.splat " + scalar + " : " + type);
-  }
-  /// `hd.splat %base` + `hd.addptr` by `offsets` (i32, type `offType`).
-  std::string pointers(const std::string &base, const std::string &elem,
-                       const std::string &offsets, const std::vector<int> &shape,
-                       const std::string &layout);
-
-  /// A 1-D tile: offsets start + arange(n) and mask offsets < limit.
-  struct Tile {
-    std::string offsets, mask;
-  };
-  Tile tile1d(int n, const std::string &layout, const std::string &start,
-              const std::string &limit);
-  /// A 2-D tile of `layout` (rank 2): offsets (row0 + i) * ld + col0 + j and
-  /// mask row0 + i < rows && col0 + j < cols. Defines the two slice layouts
-  /// of `layout` (named after it) on first use.
-  Tile tile2d(const std::vector<int> &shape, const std::string &layout, const std::string &row0,
-              const std::string &col0, const std::string &ld, const std::string &rows,
-              const std::string &cols);
-
-  std::string str() const;
-
-private:
-  std::string name_;
-  int numWarps_;
-  std::vector<std::pair<std::string, std::string>> layouts_;
-  std::vector<std::string> args_, body_;
-  int next_ = 0;
+/// A 1-D layout and the elements a program takes.
+struct Layout1D {
+  Blocked layout;
+  int block;
+  std::string name() const { return layout.name() + "_b" + std::to_string(block); }
+  friend std::ostream &operator<<(std::ostream &os, const Layout1D &l) { return os << l.name(); }
 };
-
-/// The IR of a kernel written with the C++ builder and built at build time
-/// (tests/e2e/kernels, by hadron-e2e-kernels: this binary links no MLIR);
-/// empty when no kernel has `key`.
-std::string builtKernelIR(const std::string &key);
 
 /// `text` with line numbers, for failure messages.
 std::string numbered(const std::string &text);
@@ -173,25 +107,37 @@ std::string numbered(const std::string &text);
 struct Half {
   uint16_t bits = 0;
 };
-Half toHalf(float f);
-float fromHalf(Half h);
+/// Round to nearest even, as the conformance suite's references round.
+inline Half toHalf(float f) { return Half{testkit::toHalfBits(f)}; }
+inline float fromHalf(Half h) { return testkit::fromHalfBits(h.bits); }
 
+/// The test kit's element type of a host type.
+template <typename T> constexpr testkit::Elem elemOf() {
+  if constexpr (std::is_same_v<T, float>)
+    return testkit::Elem::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return testkit::Elem::F64;
+  else if constexpr (std::is_same_v<T, Half>)
+    return testkit::Elem::F16;
+  else if constexpr (sizeof(T) == 1)
+    return testkit::Elem::I8;
+  else if constexpr (sizeof(T) == 2)
+    return testkit::Elem::I16;
+  else if constexpr (sizeof(T) == 4)
+    return testkit::Elem::I32;
+  else
+    return testkit::Elem::I64;
+}
+
+/// The test kit's poison of T's element type: a NaN no kernel computes, or
+/// 0xAA bytes.
 template <typename T> T poisonValue() {
-  if constexpr (std::is_same_v<T, float>) {
-    uint32_t b = 0x7fa5a5a5; // a NaN no kernel computes
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-  } else if constexpr (std::is_same_v<T, double>) {
-    uint64_t b = 0x7ff4a5a5a5a5a5a5ull;
-    double d;
-    std::memcpy(&d, &b, 8);
-    return d;
-  } else if constexpr (std::is_same_v<T, Half>) {
-    return Half{0x7d55};
+  const uint64_t bits = testkit::Array::poisonBits(elemOf<T>());
+  if constexpr (std::is_same_v<T, Half>) {
+    return Half{static_cast<uint16_t>(bits)};
   } else {
     T v;
-    std::memset(&v, 0xAA, sizeof v);
+    std::memcpy(&v, &bits, sizeof v); // the low bytes: little-endian hosts only
     return v;
   }
 }
@@ -348,36 +294,26 @@ template <typename T> std::string show(const T &v) {
   return s.str();
 }
 
+/// The first `n` elements of `v` as the test kit's array.
+template <typename T> testkit::Array toArray(const std::vector<T> &v, size_t n) {
+  testkit::Array a(elemOf<T>(), n);
+  std::memcpy(a.data(), v.data(), n * sizeof(T));
+  return a;
+}
+
+/// Fails the test with the first mismatch and the count when `got` does not
+/// match `want` by `tol` (the test kit's comparison, the conformance suite's).
+void expectMatches(const testkit::Array &got, const testkit::Array &want,
+                   const testkit::Tolerance &tol, const std::string &what);
+
 /// Bit-exact (NaN equals NaN of any payload except the poison's).
 template <typename T>
 void expectExact(const std::vector<T> &got, const std::vector<T> &want, const std::string &what,
                  size_t count = SIZE_MAX) {
   size_t n = std::min(count, want.size());
   ASSERT_GE(got.size(), n) << what;
-  expectAll(
-      n,
-      [&](size_t i) -> std::optional<std::string> {
-        if (sameBits(got[i], poisonValue<T>()) && !sameBits(want[i], poisonValue<T>()))
-          return "not written (still poisoned)";
-        if constexpr (std::is_floating_point_v<T>)
-          if (std::isnan(got[i]) && std::isnan(want[i]))
-            return std::nullopt;
-        if constexpr (std::is_same_v<T, Half>) {
-          bool gn = (got[i].bits & 0x7c00) == 0x7c00 && (got[i].bits & 0x3ff);
-          bool wn = (want[i].bits & 0x7c00) == 0x7c00 && (want[i].bits & 0x3ff);
-          if (gn && wn)
-            return std::nullopt;
-        }
-        if (sameBits(got[i], want[i]))
-          return std::nullopt;
-        return "got " + show(got[i]) + ", want " + show(want[i]);
-      },
-      what);
+  expectMatches(toArray(got, n), toArray(want, n), testkit::Tolerance::exact(), what);
 }
-
-/// Distance in units in the last place between two finite floats of one
-/// sign (the integer order of IEEE bit patterns).
-int64_t ulpDistance(double a, double b, bool single);
 
 /// Equal within `ulps`, or within `absTol` (for results near zero, where
 /// ULPs are meaningless after cancellation). NaN matches NaN, infinities
@@ -387,40 +323,7 @@ void expectClose(const std::vector<T> &got, const std::vector<T> &want, int64_t 
                  double absTol, const std::string &what, size_t count = SIZE_MAX) {
   size_t n = std::min(count, want.size());
   ASSERT_GE(got.size(), n) << what;
-  expectAll(
-      n,
-      [&](size_t i) -> std::optional<std::string> {
-        double g, w;
-        if constexpr (std::is_same_v<T, Half>) {
-          if (got[i].bits == poisonValue<Half>().bits)
-            return "not written (still poisoned)";
-          g = fromHalf(got[i]), w = fromHalf(want[i]);
-        } else {
-          if (sameBits(got[i], poisonValue<T>()))
-            return "not written (still poisoned)";
-          g = got[i], w = want[i];
-        }
-        if (std::isnan(g) || std::isnan(w))
-          return std::isnan(g) && std::isnan(w)
-                     ? std::nullopt
-                     : std::optional<std::string>("got " + show(got[i]) + ", want " +
-                                                  show(want[i]));
-        if (g == w || std::fabs(g - w) <= absTol)
-          return std::nullopt;
-        if (!std::isinf(g) && !std::isinf(w)) {
-          int64_t d;
-          if constexpr (std::is_same_v<T, Half>)
-            d = std::llabs(int64_t(toHalf(float(g)).bits) - int64_t(toHalf(float(w)).bits));
-          else
-            d = ulpDistance(g, w, std::is_same_v<T, float>);
-          if (d <= ulps)
-            return std::nullopt;
-          return "got " + show(got[i]) + ", want " + show(want[i]) + " (" + std::to_string(d) +
-                 " ulp, allowed " + std::to_string(ulps) + ")";
-        }
-        return "got " + show(got[i]) + ", want " + show(want[i]);
-      },
-      what);
+  expectMatches(toArray(got, n), toArray(want, n), testkit::Tolerance::ulp(ulps, absTol), what);
 }
 
 /// Elements [from, to) still hold the poison: nothing was written past the
@@ -475,9 +378,6 @@ template <typename T> hd_arg scalarArg(T v) {
   else
     return runtime::arg::i64(static_cast<int64_t>(v));
 }
-
-/// A size in [1, max] that is not a multiple of `tile` (unless max < tile).
-int tailSize(std::mt19937_64 &rng, int tile, int max);
 
 inline uint32_t ceilDiv(int64_t a, int64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
 

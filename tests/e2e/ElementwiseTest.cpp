@@ -516,19 +516,19 @@ TEST_P(Elementwise, MatchesTheHostReference) {
   auto t = k.tile1d(lay.block, l, start, n);
   for (size_t i = 0; i < c.ins.size(); ++i) {
     std::string e = irName(c.ins[i]);
-    types.push_back(tensorType({lay.block}, e, l));
+    types.push_back(tensor({lay.block}, e, l));
     // Masked-off elements read 1: a division by what a masked load leaves
     // undefined may trap (integer division does on x86).
     std::string one = k.let("arith.constant dense<" +
                             std::string(isFloat(c.ins[i]) ? "1.0" : "1") + "> : " + types.back());
     tiles.push_back(k.let("hd.load " + k.pointers(ptrArgs[i], e, t.offsets, {lay.block}, l) +
                           " mask " + t.mask + " other " + one + " : " +
-                          tensorType({lay.block}, "!hd.ptr<" + e + ">", l)));
+                          tensor({lay.block}, "!hd.ptr<" + e + ">", l)));
   }
-  std::string result = c.body(k, tiles, types, tensorType({lay.block}, irName(c.out), l));
+  std::string result = c.body(k, tiles, types, tensor({lay.block}, irName(c.out), l));
   k.line("hd.store " + k.pointers(out, irName(c.out), t.offsets, {lay.block}, l) + ", " + result +
          " mask " + t.mask + " : " +
-         tensorType({lay.block}, std::string("!hd.ptr<") + irName(c.out) + ">", l));
+         tensor({lay.block}, std::string("!hd.ptr<") + irName(c.out) + ">", l));
 
   Program p;
   int kid = p.add(k);
@@ -621,7 +621,7 @@ TEST(ElementwiseScalars, SplatArgumentAndDenseConstant) {
   std::string start =
       k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(lay.block) + " : i32");
   auto t = k.tile1d(lay.block, l, start, n);
-  std::string tf = tensorType({lay.block}, "f32", l), pt = tensorType({lay.block}, "!hd.ptr<f32>", l);
+  std::string tf = tensor({lay.block}, "f32", l), pt = tensor({lay.block}, "!hd.ptr<f32>", l);
   std::string v = k.let("hd.load " + k.pointers(x, "f32", t.offsets, {lay.block}, l) + " mask " +
                         t.mask + " : " + pt);
   std::string m = k.let("arith.mulf " + v + ", " + k.splat(sc, tf) + " : " + tf);

@@ -57,14 +57,14 @@ TEST_P(ProgramIds, EveryProgramSeesItsIdsAndTheGrid) {
     std::string p = k.let("hd.addptr " + ids + ", " + off + " : !hd.ptr<i32>, i32");
     k.line("hd.store " + p + ", " + values[i] + " : !hd.ptr<i32>");
   }
-  std::string tt = tensorType({kTile}, "i32", l);
+  std::string tt = tensor({kTile}, "i32", l);
   std::string start = k.let("arith.muli " + lin + ", " + k.constI32(kTile) + " : i32");
   auto r = k.tile1d(kTile, l, start, "");
   std::string thousand = k.let("arith.muli " + lin + ", " + k.constI32(1000) + " : i32");
   std::string range = k.let("hd.arange 0 to " + std::to_string(kTile) + " : " + tt);
   std::string v = k.let("arith.addi " + k.splat(thousand, tt) + ", " + range + " : " + tt);
   std::string ptrs = k.pointers(tile, "i32", r.offsets, {kTile}, l);
-  k.line("hd.store " + ptrs + ", " + v + " : " + tensorType({kTile}, "!hd.ptr<i32>", l));
+  k.line("hd.store " + ptrs + ", " + v + " : " + tensor({kTile}, "!hd.ptr<i32>", l));
 
   Program p;
   int kid = p.add(k);
@@ -141,10 +141,10 @@ void maskedCopy(const Layout1D &c, const std::string &loadAttrs, const std::stri
       k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(c.block) + " : i32");
   auto in = k.tile1d(c.block, l, start, n);
   std::string outMask = k.let("arith.cmpi slt, " + in.offsets + ", " +
-                              k.splat(nOut, tensorType({c.block}, "i32", l)) + " : " +
-                              tensorType({c.block}, "i32", l));
-  std::string other = k.splat(fill, tensorType({c.block}, e, l));
-  std::string pt = tensorType({c.block}, "!hd.ptr<" + e + ">", l);
+                              k.splat(nOut, tensor({c.block}, "i32", l)) + " : " +
+                              tensor({c.block}, "i32", l));
+  std::string other = k.splat(fill, tensor({c.block}, e, l));
+  std::string pt = tensor({c.block}, "!hd.ptr<" + e + ">", l);
   std::string sp = k.pointers(src, e, in.offsets, {c.block}, l);
   std::string x = k.let("hd.load " + sp + " mask " + in.mask + " other " + other + " " +
                         loadAttrs + " : " + pt);
@@ -266,7 +266,7 @@ TEST_P(Copy2D, MaskedTilesWithTails) {
                          k.constI32(c.shape[1]) + " : i32");
   auto ti = k.tile2d(c.shape, l, r0, c0, ldIn, rows, cols);
   auto to = k.tile2d(c.shape, l, r0, c0, ldOut, rows, cols);
-  std::string tt = tensorType(c.shape, "i32", l), pt = tensorType(c.shape, "!hd.ptr<i32>", l);
+  std::string tt = tensor(c.shape, "i32", l), pt = tensor(c.shape, "!hd.ptr<i32>", l);
   std::string x = k.let("hd.load " + k.pointers(in, "i32", ti.offsets, c.shape, l) + " mask " +
                         ti.mask + " : " + pt);
   // The row index again, from the offsets: (offset - col) / ld is r.
@@ -313,7 +313,7 @@ TEST_P(AddPtr, GatherScatterAndChains) {
   KernelBuilder k("gather", c.layout.numWarps());
   std::string l = k.layout("l", c.layout.str(S.lanes));
   std::string in = k.arg("!hd.ptr<f32>"), out = k.arg("!hd.ptr<f32>"), n = k.arg("i32");
-  std::string tt = tensorType({c.block}, "i32", l), pt = tensorType({c.block}, "!hd.ptr<f32>", l);
+  std::string tt = tensor({c.block}, "i32", l), pt = tensor({c.block}, "!hd.ptr<f32>", l);
   std::string start =
       k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(c.block) + " : i32");
   auto t = k.tile1d(c.block, l, start, n);
@@ -361,8 +361,8 @@ TEST_P(AddPtr, SixtyFourBitOffsets) {
   KernelBuilder k("copy64", c.layout.numWarps());
   std::string l = k.layout("l", c.layout.str(S.lanes));
   std::string in = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>"), n = k.arg("i64");
-  std::string t32 = tensorType({c.block}, "i32", l), t64 = tensorType({c.block}, "i64", l);
-  std::string pt = tensorType({c.block}, "!hd.ptr<i32>", l);
+  std::string t32 = tensor({c.block}, "i32", l), t64 = tensor({c.block}, "i64", l);
+  std::string pt = tensor({c.block}, "!hd.ptr<i32>", l);
   std::string pid = k.let("arith.extsi " + k.let("hd.program_id 0") + " : i32 to i64");
   std::string start = k.let("arith.muli " + pid + ", " +
                             k.let("arith.constant " + std::to_string(c.block) + " : i64") +
@@ -414,11 +414,11 @@ TEST(ScalarMemory, ScalarLoadsSplatIntoTiles) {
   std::string bv = k.let("hd.load " + k.let("hd.addptr " + b + ", " + pid + " : !hd.ptr<f32>, i32") +
                          " mask " + inRange + " other " + minus1 + " : !hd.ptr<f32>");
   std::string s = k.let("arith.addf " + av + ", " + bv + " : f32");
-  std::string tf = tensorType({64}, "f32", l);
+  std::string tf = tensor({64}, "f32", l);
   std::string start = k.let("arith.muli " + pid + ", " + k.constI32(64) + " : i32");
   auto t = k.tile1d(64, l, start, "");
   k.line("hd.store " + k.pointers(out, "f32", t.offsets, {64}, l) + ", " + k.splat(s, tf) + " : " +
-         tensorType({64}, "!hd.ptr<f32>", l));
+         tensor({64}, "!hd.ptr<f32>", l));
 
   Program p;
   int kid = p.add(k);

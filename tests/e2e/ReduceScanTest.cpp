@@ -78,11 +78,11 @@ MatrixTile loadForReduction(KernelBuilder &k, const Layout2D &c, const std::stri
   std::string zero = k.constI32(0);
   auto t = axis == 1 ? k.tile2d(c.shape, l, start, zero, cols, rows, cols)
                      : k.tile2d(c.shape, l, zero, start, cols, rows, cols);
-  std::string full = tensorType(c.shape, elem, l);
+  std::string full = tensor(c.shape, elem, l);
   std::string other = k.let("arith.constant dense<" + identity + "> : " + full);
   MatrixTile r;
   r.values = k.let("hd.load " + k.pointers(in, elem, t.offsets, c.shape, l) + " mask " + t.mask +
-                   " other " + other + " : " + tensorType(c.shape, "!hd.ptr<" + elem + ">", l));
+                   " other " + other + " : " + tensor(c.shape, "!hd.ptr<" + elem + ">", l));
   // The result is indexed by the kept dimension, in the slice along `axis`.
   r.resultLayout = axis == 1 ? l + "_r" : l + "_c";
   auto kept = k.tile1d(axis == 1 ? m : n, r.resultLayout, start, axis == 1 ? rows : cols);
@@ -119,11 +119,11 @@ TEST_P(Reduce, AlongAxis) {
   std::string in = k.arg("!hd.ptr<" + comb.elem + ">"), out = k.arg("!hd.ptr<" + comb.elem + ">");
   std::string rows = k.arg("i32"), cols = k.arg("i32");
   MatrixTile t = loadForReduction(k, c, l, axis, in, comb.elem, comb.identity, rows, cols);
-  std::string rt = tensorType({keptTile}, comb.elem, t.resultLayout);
-  std::string r = reduce(k, t.values, tensorType(c.shape, comb.elem, l), axis, rt, comb.elem, comb.op);
+  std::string rt = tensor({keptTile}, comb.elem, t.resultLayout);
+  std::string r = reduce(k, t.values, tensor(c.shape, comb.elem, l), axis, rt, comb.elem, comb.op);
   k.line("hd.store " + k.pointers(out, comb.elem, t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
          r + " mask " + t.keptMask + " : " +
-         tensorType({keptTile}, "!hd.ptr<" + comb.elem + ">", t.resultLayout));
+         tensor({keptTile}, "!hd.ptr<" + comb.elem + ">", t.resultLayout));
   Program p;
   int kid = p.add(k);
   E2E_READY(p);
@@ -217,18 +217,18 @@ TEST_P(ArgMax, TwoOperandCombineWithTies) {
   const std::string sliced = axis == 1 ? l + "_c" : l + "_r";
   const int len = c.shape[axis];
   std::string idx = k.let("hd.arange 0 to " + std::to_string(len) + " : " +
-                          tensorType({len}, "i32", sliced));
+                          tensor({len}, "i32", sliced));
   std::vector<int> one = axis == 1 ? std::vector<int>{1, n} : std::vector<int>{m, 1};
   std::string idx2 = k.let("hd.expand_dims " + idx + " axis = " + std::to_string(1 - axis) + " : " +
-                           tensorType({len}, "i32", sliced) + " -> " + tensorType(one, "i32", l));
-  std::string idxFull = k.let("hd.broadcast " + idx2 + " : " + tensorType(one, "i32", l) + " -> " +
-                              tensorType(c.shape, "i32", l));
-  std::string vt = tensorType({keptTile}, "f32", t.resultLayout);
-  std::string it = tensorType({keptTile}, "i32", t.resultLayout);
+                           tensor({len}, "i32", sliced) + " -> " + tensor(one, "i32", l));
+  std::string idxFull = k.let("hd.broadcast " + idx2 + " : " + tensor(one, "i32", l) + " -> " +
+                              tensor(c.shape, "i32", l));
+  std::string vt = tensor({keptTile}, "f32", t.resultLayout);
+  std::string it = tensor({keptTile}, "i32", t.resultLayout);
   std::string av = k.fresh(), ai = k.fresh(), bv = k.fresh(), bi = k.fresh();
   auto res = k.letMany(2, "hd.reduce(" + t.values + ", " + idxFull + ") axis = " +
-                              std::to_string(axis) + " : (" + tensorType(c.shape, "f32", l) + ", " +
-                              tensorType(c.shape, "i32", l) + ") -> (" + vt + ", " + it + ") {");
+                              std::to_string(axis) + " : (" + tensor(c.shape, "f32", l) + ", " +
+                              tensor(c.shape, "i32", l) + ") -> (" + vt + ", " + it + ") {");
   k.line("^bb0(" + av + ": f32, " + ai + ": i32, " + bv + ": f32, " + bi + ": i32):");
   std::string gt = k.let("arith.cmpf ogt, " + bv + ", " + av + " : f32");
   std::string eq = k.let("arith.cmpf oeq, " + bv + ", " + av + " : f32");
@@ -241,10 +241,10 @@ TEST_P(ArgMax, TwoOperandCombineWithTies) {
   k.line("}");
   k.line("hd.store " + k.pointers(outV, "f32", t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
          res[0] + " mask " + t.keptMask + " : " +
-         tensorType({keptTile}, "!hd.ptr<f32>", t.resultLayout));
+         tensor({keptTile}, "!hd.ptr<f32>", t.resultLayout));
   k.line("hd.store " + k.pointers(outI, "i32", t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
          res[1] + " mask " + t.keptMask + " : " +
-         tensorType({keptTile}, "!hd.ptr<i32>", t.resultLayout));
+         tensor({keptTile}, "!hd.ptr<i32>", t.resultLayout));
   Program p;
   int kid = p.add(k);
   E2E_READY(p);
@@ -307,15 +307,15 @@ TEST_P(ReduceToScalar, SumAndMaxPerProgram) {
   std::string pid = k.let("hd.program_id 0");
   std::string start = k.let("arith.muli " + pid + ", " + k.constI32(c.block) + " : i32");
   auto t = k.tile1d(c.block, l, start, n);
-  std::string tt = tensorType({c.block}, "i32", l);
+  std::string tt = tensor({c.block}, "i32", l);
   std::string zero = k.let("arith.constant dense<0> : " + tt);
   std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, {c.block}, l) + " mask " +
-                        t.mask + " other " + zero + " : " + tensorType({c.block}, "!hd.ptr<i32>", l));
+                        t.mask + " other " + zero + " : " + tensor({c.block}, "!hd.ptr<i32>", l));
   std::string s = reduce(k, x, tt, 0, "i32", "i32", "arith.addi");
   // The max over a masked tile: masked-off elements take INT_MIN first.
   std::string lowest = k.let("arith.constant dense<-2147483648> : " + tt);
   std::string xm = k.let("arith.select " + t.mask + ", " + x + ", " + lowest + " : " +
-                         tensorType({c.block}, "i1", l) + ", " + tt);
+                         tensor({c.block}, "i1", l) + ", " + tt);
   std::string mx = reduce(k, xm, tt, 0, "i32", "i32", "arith.maxsi");
   k.line("hd.store " + k.let("hd.addptr " + sums + ", " + pid + " : !hd.ptr<i32>, i32") + ", " + s +
          " : !hd.ptr<i32>");
@@ -372,7 +372,7 @@ TEST_P(Scan, InclusivePrefixSum) {
   std::string zero = k.constI32(0);
   auto t = axis == 1 ? k.tile2d(c.shape, l, start, zero, cols, rows, cols)
                      : k.tile2d(c.shape, l, zero, start, cols, rows, cols);
-  std::string tt = tensorType(c.shape, "i32", l), pt = tensorType(c.shape, "!hd.ptr<i32>", l);
+  std::string tt = tensor(c.shape, "i32", l), pt = tensor(c.shape, "!hd.ptr<i32>", l);
   std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, c.shape, l) + " mask " + t.mask +
                         " other " + k.let("arith.constant dense<0> : " + tt) + " : " + pt);
   std::string a = k.fresh(), b = k.fresh();

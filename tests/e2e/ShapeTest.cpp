@@ -66,30 +66,30 @@ TEST_P(OuterSum, ExpandDimsAndBroadcast) {
   const int m = c.shape[0], n = c.shape[1];
   KernelBuilder k("outer_sum", c.layout.numWarps());
   std::string l = k.layout("l", c.layout.str(S.lanes));
-  std::string rl = k.layout("l_r", sliceOf(1, l)), cl = k.layout("l_c", sliceOf(0, l));
+  std::string rl = k.layout("l_r", slice(1, l)), cl = k.layout("l_c", slice(0, l));
   std::string a = k.arg("!hd.ptr<i32>"), b = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>");
   std::string rows = k.arg("i32"), cols = k.arg("i32");
   std::string r0 = pid(k, 0, m), c0 = pid(k, 1, n);
   auto ra = k.tile1d(m, rl, r0, rows);
   auto cb = k.tile1d(n, cl, c0, cols);
   std::string av = k.let("hd.load " + k.pointers(a, "i32", ra.offsets, {m}, rl) + " mask " +
-                         ra.mask + " : " + tensorType({m}, "!hd.ptr<i32>", rl));
+                         ra.mask + " : " + tensor({m}, "!hd.ptr<i32>", rl));
   std::string bv = k.let("hd.load " + k.pointers(b, "i32", cb.offsets, {n}, cl) + " mask " +
-                         cb.mask + " : " + tensorType({n}, "!hd.ptr<i32>", cl));
-  std::string rt = tensorType({m}, "i32", rl);
+                         cb.mask + " : " + tensor({n}, "!hd.ptr<i32>", cl));
+  std::string rt = tensor({m}, "i32", rl);
   std::string scaled = k.let("arith.muli " + av + ", " +
                              k.let("arith.constant dense<4096> : " + rt) + " : " + rt);
   std::string a2 = k.let("hd.expand_dims " + scaled + " axis = 1 : " + rt + " -> " +
-                         tensorType({m, 1}, "i32", l));
-  std::string b2 = k.let("hd.expand_dims " + bv + " axis = 0 : " + tensorType({n}, "i32", cl) +
-                         " -> " + tensorType({1, n}, "i32", l));
-  std::string full = tensorType({m, n}, "i32", l);
-  std::string ab = k.let("hd.broadcast " + a2 + " : " + tensorType({m, 1}, "i32", l) + " -> " + full);
-  std::string bb = k.let("hd.broadcast " + b2 + " : " + tensorType({1, n}, "i32", l) + " -> " + full);
+                         tensor({m, 1}, "i32", l));
+  std::string b2 = k.let("hd.expand_dims " + bv + " axis = 0 : " + tensor({n}, "i32", cl) +
+                         " -> " + tensor({1, n}, "i32", l));
+  std::string full = tensor({m, n}, "i32", l);
+  std::string ab = k.let("hd.broadcast " + a2 + " : " + tensor({m, 1}, "i32", l) + " -> " + full);
+  std::string bb = k.let("hd.broadcast " + b2 + " : " + tensor({1, n}, "i32", l) + " -> " + full);
   std::string sum = k.let("arith.addi " + ab + ", " + bb + " : " + full);
   auto t = k.tile2d({m, n}, l, r0, c0, cols, rows, cols);
   k.line("hd.store " + k.pointers(out, "i32", t.offsets, {m, n}, l) + ", " + sum + " mask " +
-         t.mask + " : " + tensorType({m, n}, "!hd.ptr<i32>", l));
+         t.mask + " : " + tensor({m, n}, "!hd.ptr<i32>", l));
 
   Program p;
   int kid = p.add(k);
@@ -138,19 +138,19 @@ TEST_P(Reshape, RowMajorBothWays) {
   std::string in = k.arg("!hd.ptr<f32>"), out2 = k.arg("!hd.ptr<f32>"), out1 = k.arg("!hd.ptr<f32>");
   std::string base = pid(k, 0, total);
   auto t1 = k.tile1d(total, f, base, "");
-  std::string ft = tensorType({total}, "f32", f), lt = tensorType({m, n}, "f32", l);
+  std::string ft = tensor({total}, "f32", f), lt = tensor({m, n}, "f32", l);
   std::string x = k.let("hd.load " + k.pointers(in, "f32", t1.offsets, {total}, f) + " : " +
-                        tensorType({total}, "!hd.ptr<f32>", f));
+                        tensor({total}, "!hd.ptr<f32>", f));
   std::string y = k.let("hd.reshape " + x + " : " + ft + " -> " + lt);
   std::string z = k.let("hd.reshape " + y + " : " + lt + " -> " + ft);
   auto t2 = k.tile2d({m, n}, l, k.constI32(0), k.constI32(0), k.constI32(n), "", "");
   std::string off2 = k.let("arith.addi " + t2.offsets + ", " +
-                           k.splat(base, tensorType({m, n}, "i32", l)) + " : " +
-                           tensorType({m, n}, "i32", l));
+                           k.splat(base, tensor({m, n}, "i32", l)) + " : " +
+                           tensor({m, n}, "i32", l));
   k.line("hd.store " + k.pointers(out2, "f32", off2, {m, n}, l) + ", " + y + " : " +
-         tensorType({m, n}, "!hd.ptr<f32>", l));
+         tensor({m, n}, "!hd.ptr<f32>", l));
   k.line("hd.store " + k.pointers(out1, "f32", t1.offsets, {total}, f) + ", " + z + " : " +
-         tensorType({total}, "!hd.ptr<f32>", f));
+         tensor({total}, "!hd.ptr<f32>", f));
 
   Program p;
   int kid = p.add(k);
@@ -224,7 +224,7 @@ TEST_P(Permute, ElementsFollowTheirCoordinates) {
   auto offsets = [&](const std::string &lay, const std::vector<int> &shape,
                      const std::vector<int> &strides) {
     std::string acc;
-    const std::string full = tensorType(shape, "i32", lay);
+    const std::string full = tensor(shape, "i32", lay);
     for (int d = 0; d < rank; ++d) {
       std::vector<int> others;
       for (int e = rank - 1; e >= 0; --e)
@@ -233,8 +233,8 @@ TEST_P(Permute, ElementsFollowTheirCoordinates) {
       std::vector<std::string> chain{lay};
       for (int e : others)
         chain.push_back(k.layout(lay + "_d" + std::to_string(d) + "_" + std::to_string(chain.size()),
-                                 sliceOf(e, chain.back())));
-      std::string t = tensorType({shape[d]}, "i32", chain.back());
+                                 slice(e, chain.back())));
+      std::string t = tensor({shape[d]}, "i32", chain.back());
       std::string v = k.let("arith.muli " +
                             k.let("hd.arange 0 to " + std::to_string(shape[d]) + " : " + t) + ", " +
                             k.let("arith.constant dense<" + std::to_string(strides[d]) + "> : " + t) +
@@ -244,10 +244,10 @@ TEST_P(Permute, ElementsFollowTheirCoordinates) {
         std::vector<int> next = cur;
         next.insert(next.begin() + others[i], 1);
         v = k.let("hd.expand_dims " + v + " axis = " + std::to_string(others[i]) + " : " +
-                  tensorType(cur, "i32", chain[i + 1]) + " -> " + tensorType(next, "i32", chain[i]));
+                  tensor(cur, "i32", chain[i + 1]) + " -> " + tensor(next, "i32", chain[i]));
         cur = next;
       }
-      v = k.let("hd.broadcast " + v + " : " + tensorType(cur, "i32", lay) + " -> " + full);
+      v = k.let("hd.broadcast " + v + " : " + tensor(cur, "i32", lay) + " -> " + full);
       acc = acc.empty() ? v : k.let("arith.addi " + acc + ", " + v + " : " + full);
     }
     return acc;
@@ -258,14 +258,14 @@ TEST_P(Permute, ElementsFollowTheirCoordinates) {
     outStride[i] = stride[c.perm[i]];
   std::string outOffs = offsets(q, outShape, outStride);
   std::string x = k.let("hd.load " + k.pointers(in, "i32", inOffs, c.shape, l) + " : " +
-                        tensorType(c.shape, "!hd.ptr<i32>", l));
+                        tensor(c.shape, "!hd.ptr<i32>", l));
   std::string order;
   for (int i = 0; i < rank; ++i)
     order += (i ? ", " : "") + std::to_string(c.perm[i]);
-  std::string y = k.let("hd.permute " + x + ", [" + order + "] : " + tensorType(c.shape, "i32", l) +
-                        " -> " + tensorType(outShape, "i32", q));
+  std::string y = k.let("hd.permute " + x + ", [" + order + "] : " + tensor(c.shape, "i32", l) +
+                        " -> " + tensor(outShape, "i32", q));
   k.line("hd.store " + k.pointers(out, "i32", outOffs, outShape, q) + ", " + y + " : " +
-         tensorType(outShape, "!hd.ptr<i32>", q));
+         tensor(outShape, "!hd.ptr<i32>", q));
 
   Program p;
   int kid = p.add(k);
@@ -325,8 +325,8 @@ TEST_P(JoinSplit, InterleaveAndDeinterleave) {
     std::string start = pid(k, 0, n);
     auto t = k.tile1d(n, l, start, count);
     auto pair = k.tile2d({n, 2}, j, start, k.constI32(0), k.constI32(2), count, k.constI32(2));
-    std::string pt = tensorType({n}, "!hd.ptr<f32>", l), lt = tensorType({n}, "f32", l);
-    std::string jt = tensorType({n, 2}, "f32", j), jpt = tensorType({n, 2}, "!hd.ptr<f32>", j);
+    std::string pt = tensor({n}, "!hd.ptr<f32>", l), lt = tensor({n}, "f32", l);
+    std::string jt = tensor({n, 2}, "f32", j), jpt = tensor({n, 2}, "!hd.ptr<f32>", j);
     if (join) {
       std::string a = k.let("hd.load " + k.pointers(p0, "f32", t.offsets, {n}, l) + " mask " +
                             t.mask + " : " + pt);
@@ -437,9 +437,9 @@ TEST_P(ConvertLayout, ElementsKeepTheirCoordinates) {
   std::string r0 = pid(k, 0, m), c0 = pid(k, 1, n);
   auto ta = k.tile2d(c.shape, a, r0, c0, cols, rows, cols);
   auto tb = k.tile2d(c.shape, b, r0, c0, cols, rows, cols);
-  std::string at = tensorType(c.shape, e, a), bt = tensorType(c.shape, e, b);
-  std::string apt = tensorType(c.shape, "!hd.ptr<" + e + ">", a);
-  std::string bpt = tensorType(c.shape, "!hd.ptr<" + e + ">", b);
+  std::string at = tensor(c.shape, e, a), bt = tensor(c.shape, e, b);
+  std::string apt = tensor(c.shape, "!hd.ptr<" + e + ">", a);
+  std::string bpt = tensor(c.shape, "!hd.ptr<" + e + ">", b);
   std::string y;
   if (pointers) {
     std::string ptrs = k.pointers(in, e, ta.offsets, c.shape, a);
@@ -540,11 +540,11 @@ TEST_P(ConvertLayout1D, ElementsKeepTheirIndex) {
   auto ta = k.tile1d(c.len, a, start, n);
   auto tb = k.tile1d(c.len, b, start, n);
   std::string x = k.let("hd.load " + k.pointers(in, "f32", ta.offsets, {c.len}, a) + " mask " +
-                        ta.mask + " : " + tensorType({c.len}, "!hd.ptr<f32>", a));
-  std::string y = k.let("hd.convert_layout " + x + " : " + tensorType({c.len}, "f32", a) + " -> " +
-                        tensorType({c.len}, "f32", b));
+                        ta.mask + " : " + tensor({c.len}, "!hd.ptr<f32>", a));
+  std::string y = k.let("hd.convert_layout " + x + " : " + tensor({c.len}, "f32", a) + " -> " +
+                        tensor({c.len}, "f32", b));
   k.line("hd.store " + k.pointers(out, "f32", tb.offsets, {c.len}, b) + ", " + y + " mask " +
-         tb.mask + " : " + tensorType({c.len}, "!hd.ptr<f32>", b));
+         tb.mask + " : " + tensor({c.len}, "!hd.ptr<f32>", b));
   Program p;
   int kid = p.add(k);
   E2E_READY(p);
@@ -582,23 +582,23 @@ TEST(ConvertLayoutSlices, SliceToBlockedAndToAnotherSlice) {
   std::string a = k.layout("a", kRows.str(S.lanes));
   std::string b = k.layout("b", kCols.str(S.lanes));
   std::string flat = k.layout("flat", Blocked{{2}, {32}, {4}, {0}}.str(S.lanes));
-  std::string sa = k.layout("sa", sliceOf(1, a)), sb = k.layout("sb", sliceOf(0, b));
+  std::string sa = k.layout("sa", slice(1, a)), sb = k.layout("sb", slice(0, b));
   std::string in = k.arg("!hd.ptr<f32>"), o1 = k.arg("!hd.ptr<f32>"), o2 = k.arg("!hd.ptr<f32>");
   std::string n = k.arg("i32");
   const int len = 64;
   auto ti = k.tile1d(len, sa, "", n);
   std::string x = k.let("hd.load " + k.pointers(in, "f32", ti.offsets, {len}, sa) + " mask " +
-                        ti.mask + " : " + tensorType({len}, "!hd.ptr<f32>", sa));
-  std::string toFlat = k.let("hd.convert_layout " + x + " : " + tensorType({len}, "f32", sa) +
-                             " -> " + tensorType({len}, "f32", flat));
-  std::string toSb = k.let("hd.convert_layout " + x + " : " + tensorType({len}, "f32", sa) +
-                           " -> " + tensorType({len}, "f32", sb));
+                        ti.mask + " : " + tensor({len}, "!hd.ptr<f32>", sa));
+  std::string toFlat = k.let("hd.convert_layout " + x + " : " + tensor({len}, "f32", sa) +
+                             " -> " + tensor({len}, "f32", flat));
+  std::string toSb = k.let("hd.convert_layout " + x + " : " + tensor({len}, "f32", sa) +
+                           " -> " + tensor({len}, "f32", sb));
   auto tf = k.tile1d(len, flat, "", n);
   auto ts = k.tile1d(len, sb, "", n);
   k.line("hd.store " + k.pointers(o1, "f32", tf.offsets, {len}, flat) + ", " + toFlat + " mask " +
-         tf.mask + " : " + tensorType({len}, "!hd.ptr<f32>", flat));
+         tf.mask + " : " + tensor({len}, "!hd.ptr<f32>", flat));
   k.line("hd.store " + k.pointers(o2, "f32", ts.offsets, {len}, sb) + ", " + toSb + " mask " +
-         ts.mask + " : " + tensorType({len}, "!hd.ptr<f32>", sb));
+         ts.mask + " : " + tensor({len}, "!hd.ptr<f32>", sb));
   Program p;
   int kid = p.add(k);
   E2E_READY(p);

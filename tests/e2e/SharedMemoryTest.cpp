@@ -53,27 +53,27 @@ struct Frame {
 };
 
 std::string tile(KernelBuilder &k, const std::string &layout) {
-  return tensorType({32, 32}, "f32", layout);
+  return tensor({32, 32}, "f32", layout);
 }
 
 /// Offsets base + r * 32 + c of a 32 x 32 tile in `layout`.
 std::string offsets(Frame &f, const std::string &layout) {
   KernelBuilder &k = f.k;
   auto t = k.tile2d({32, 32}, layout, k.constI32(0), k.constI32(0), k.constI32(32), "", "");
-  std::string it = tensorType({32, 32}, "i32", layout);
+  std::string it = tensor({32, 32}, "i32", layout);
   return k.let("arith.addi " + t.offsets + ", " + k.splat(f.base, it) + " : " + it);
 }
 
 std::string load(Frame &f, const std::string &ptr, const std::string &layout) {
   KernelBuilder &k = f.k;
   return k.let("hd.load " + k.pointers(ptr, "f32", offsets(f, layout), {32, 32}, layout) + " : " +
-               tensorType({32, 32}, "!hd.ptr<f32>", layout));
+               tensor({32, 32}, "!hd.ptr<f32>", layout));
 }
 
 void store(Frame &f, const std::string &ptr, const std::string &value, const std::string &layout) {
   KernelBuilder &k = f.k;
   k.line("hd.store " + k.pointers(ptr, "f32", offsets(f, layout), {32, 32}, layout) + ", " + value +
-         " : " + tensorType({32, 32}, "!hd.ptr<f32>", layout));
+         " : " + tensor({32, 32}, "!hd.ptr<f32>", layout));
 }
 
 Frame frame(const std::string &name, const std::string &shared, int extraInputs = 0) {
@@ -188,16 +188,16 @@ TEST_P(SharedViews, SliceHalvesSwapped) {
   std::string m = k.let("hd.local_alloc " + f.x + " : " + tile(k, f.a) + " -> " + md);
   std::string top = k.let("hd.memdesc_slice " + m + " [0, 0] : " + md + " -> " + half);
   std::string bottom = k.let("hd.memdesc_slice " + m + " [16, 0] : " + md + " -> " + half);
-  std::string ht = tensorType({16, 32}, "f32", h);
+  std::string ht = tensor({16, 32}, "f32", h);
   std::string vt = k.let("hd.local_load " + top + " : " + half + " -> " + ht);
   std::string vb = k.let("hd.local_load " + bottom + " : " + half + " -> " + ht);
   // Bottom half to rows 0..15, top half to rows 16..31.
   for (int part = 0; part < 2; ++part) {
     auto t = k.tile2d({16, 32}, h, k.constI32(part * 16), k.constI32(0), k.constI32(32), "", "");
-    std::string it = tensorType({16, 32}, "i32", h);
+    std::string it = tensor({16, 32}, "i32", h);
     std::string off = k.let("arith.addi " + t.offsets + ", " + k.splat(f.base, it) + " : " + it);
     k.line("hd.store " + k.pointers(f.out, "f32", off, {16, 32}, h) + ", " + (part ? vt : vb) +
-           " : " + tensorType({16, 32}, "!hd.ptr<f32>", h));
+           " : " + tensor({16, 32}, "!hd.ptr<f32>", h));
   }
   k.line("hd.local_dealloc " + m + " : " + md);
   Program p;
@@ -276,10 +276,10 @@ TEST(SharedAsyncCopy, TwoGroupsWithMaskAndOther) {
   std::string n = k.arg("i32");
   std::string base = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(1024) + " : i32");
   auto ta = k.tile2d({32, 32}, a, k.constI32(0), k.constI32(0), k.constI32(32), "", "");
-  std::string it = tensorType({32, 32}, "i32", a);
+  std::string it = tensor({32, 32}, "i32", a);
   std::string offs = k.let("arith.addi " + ta.offsets + ", " + k.splat(base, it) + " : " + it);
   std::string mask = k.let("arith.cmpi slt, " + offs + ", " + k.splat(n, it) + " : " + it);
-  std::string ft = tensorType({32, 32}, "f32", a), pt = tensorType({32, 32}, "!hd.ptr<f32>", a);
+  std::string ft = tensor({32, 32}, "f32", a), pt = tensor({32, 32}, "!hd.ptr<f32>", a);
   std::string other = k.let("arith.constant dense<-5.0> : " + ft);
   std::string md = "!hd.memdesc<32x32xf32, " + sh + ">";
   std::string m0 = k.let("hd.local_alloc -> " + md), m1 = k.let("hd.local_alloc -> " + md);
@@ -291,17 +291,17 @@ TEST(SharedAsyncCopy, TwoGroupsWithMaskAndOther) {
                          " {cache = #hd.cache<cache_global>} : " + pt + " -> " + md);
   std::string g1 = k.let("hd.async_commit_group " + c1);
   k.let("hd.async_wait " + g0 + " pending = 1");
-  std::string x0 = k.let("hd.local_load " + m0 + " : " + md + " -> " + tensorType({32, 32}, "f32", b));
+  std::string x0 = k.let("hd.local_load " + m0 + " : " + md + " -> " + tensor({32, 32}, "f32", b));
   k.let("hd.async_wait " + g1 + " pending = 0");
-  std::string x1 = k.let("hd.local_load " + m1 + " : " + md + " -> " + tensorType({32, 32}, "f32", b));
-  std::string bt = tensorType({32, 32}, "f32", b);
+  std::string x1 = k.let("hd.local_load " + m1 + " : " + md + " -> " + tensor({32, 32}, "f32", b));
+  std::string bt = tensor({32, 32}, "f32", b);
   std::string d = k.let("arith.subf " + x0 + ", " + k.let("arith.addf " + x1 + ", " + x1 + " : " + bt) +
                         " : " + bt);
   auto tb = k.tile2d({32, 32}, b, k.constI32(0), k.constI32(0), k.constI32(32), "", "");
-  std::string ib = tensorType({32, 32}, "i32", b);
+  std::string ib = tensor({32, 32}, "i32", b);
   std::string ob = k.let("arith.addi " + tb.offsets + ", " + k.splat(base, ib) + " : " + ib);
   k.line("hd.store " + k.pointers(out, "f32", ob, {32, 32}, b) + ", " + d + " : " +
-         tensorType({32, 32}, "!hd.ptr<f32>", b));
+         tensor({32, 32}, "!hd.ptr<f32>", b));
   k.line("hd.local_dealloc " + m1 + " : " + md);
   k.line("hd.local_dealloc " + m0 + " : " + md);
   Program p;

@@ -3,19 +3,19 @@
 // An Array is a typed vector of raw bytes (what a device buffer holds), with
 // element access as int64 or double. f16 and bf16 are converted here with
 // round-to-nearest-even, so references round exactly as IEEE hardware does.
-// Each element type has a poison pattern the runner fills outputs with: a
+// Each element type has a poison pattern the suites fill outputs with: a
 // NaN no kernel computes for floats, 0xAA bytes for integers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HADRON_CONFORMANCE_VALUES_H
-#define HADRON_CONFORMANCE_VALUES_H
+#ifndef HADRON_TESTKIT_VALUES_H
+#define HADRON_TESTKIT_VALUES_H
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace hadron::conformance {
+namespace hadron::testkit {
 
 enum class Elem { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
 
@@ -72,6 +72,6 @@ private:
 /// Units in the last place between two finite values of `e`'s precision.
 int64_t ulpDistance(Elem e, double a, double b);
 
-} // namespace hadron::conformance
+} // namespace hadron::testkit
 
-#endif // HADRON_CONFORMANCE_VALUES_H
+#endif // HADRON_TESTKIT_VALUES_H

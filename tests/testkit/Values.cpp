@@ -1,12 +1,12 @@
 //===- Values.cpp - Host arrays, f16/bf16 rounding, poison ----------------===//
 
-#include "Values.h"
+#include "testkit/Values.h"
 
 #include <cmath>
 #include <cstring>
 #include <sstream>
 
-namespace hadron::conformance {
+namespace hadron::testkit {
 
 const char *irName(Elem e) {
   switch (e) {
@@ -246,4 +246,4 @@ int64_t ulpDistance(Elem e, double a, double b) {
   return d < 0 ? -d : d;
 }
 
-} // namespace hadron::conformance
+} // namespace hadron::testkit

@@ -1,45 +1,25 @@
-//===- IR.h - Writing hd kernels as text ------------------------*- C++ -*-===//
+//===- TextKernel.h - Writing hd kernels as text ----------------*- C++ -*-===//
 //
-// Cases write their kernels as textual hd IR (the form every front end
-// lowers to and hd_module_load_ir takes). Layouts are written for 32 threads
-// per warp and adapted to the target's lane count by Blocked::str, so one
-// list of layouts serves warp sizes 16, 32 and 64.
+// The kernels of the tests and cases not yet written with the C++ builder
+// (tests/kernels), as textual hd IR (the form every front end lowers to and
+// hd_module_load_ir takes): layouts as aliases at the top, arguments, and a
+// body of SSA lines with fresh names.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HADRON_CONFORMANCE_IR_H
-#define HADRON_CONFORMANCE_IR_H
+#ifndef HADRON_TESTKIT_TEXTKERNEL_H
+#define HADRON_TESTKIT_TEXTKERNEL_H
+
+#include "testkit/Layouts.h"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace hadron::conformance {
+namespace hadron::testkit {
 
-/// #hd.blocked written for 32 lanes.
-struct Blocked {
-  std::vector<int> spt, tpw, wpc, order;
-
-  int rank() const { return static_cast<int>(spt.size()); }
-  int numWarps() const;
-  std::vector<int> lanesFor(unsigned lanes) const;
-  /// The CTA tile along dimension d.
-  int tile(int d, unsigned lanes) const;
-  std::string str(unsigned lanes) const;
-  /// "s4_t32_w4_o0", for case names.
-  std::string name() const;
-};
-
-std::string slice(int dim, const std::string &parent);
-/// A linear layout over a power-of-two `shape` whose row-major index bits,
-/// taken in the order `perm`, go to registers, then lanes, then warps.
-std::string linearLayout(const std::vector<int> &shape, unsigned lanes, int numWarps,
-                         const std::vector<int> &perm);
-
-std::string shapeStr(const std::vector<int> &shape);
 std::string tensor(const std::vector<int> &shape, const std::string &elem,
                    const std::string &layout);
 std::string ptr(const std::string &elem);
-std::string list(const std::vector<int> &v);
 
 /// One kernel in one module.
 class Kernel {
@@ -50,8 +30,9 @@ public:
 
   /// `#alias = definition` at the top; returns "#alias".
   std::string layout(const std::string &alias, const std::string &definition);
-  /// An argument; returns its SSA name.
-  std::string arg(const std::string &type);
+  /// An argument; returns its SSA name. `attrs` e.g.
+  /// "{hd.divisibility = 16 : i32}".
+  std::string arg(const std::string &type, const std::string &attrs = "");
   std::string let(const std::string &rhs);
   std::vector<std::string> letMany(int count, const std::string &rhs);
   void line(const std::string &text);
@@ -98,6 +79,6 @@ private:
   int next_ = 0;
 };
 
-} // namespace hadron::conformance
+} // namespace hadron::testkit
 
-#endif // HADRON_CONFORMANCE_IR_H
+#endif // HADRON_TESTKIT_TEXTKERNEL_H

@@ -1,8 +1,8 @@
 //===- BuiltKernels.cpp - Kernels the C++ builder wrote at build time -----===//
 
-#include "E2E.h"
+#include "kernels/BuiltKernels.h"
 
-namespace hadron::e2e {
+namespace hadron::kernels {
 namespace {
 
 struct Entry {
@@ -10,7 +10,7 @@ struct Entry {
 };
 
 const Entry kBuilt[] = {
-#include "E2EKernels.inc"
+#include "TestKernels.inc"
 };
 
 } // namespace
@@ -22,4 +22,4 @@ std::string builtKernelIR(const std::string &key) {
   return "";
 }
 
-} // namespace hadron::e2e
+} // namespace hadron::kernels

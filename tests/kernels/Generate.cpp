@@ -1,0 +1,34 @@
+//===- Generate.cpp - hadron-test-kernels: the kernel library's table -----===//
+//
+//   hadron-test-kernels OUT.inc
+//
+// Writes the {key, IR} entries of every kernel Sources.h lists, for
+// BuiltKernels.cpp. Exits with 1, naming the kernel, when one fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sources.h"
+
+#include <cstdio>
+#include <fstream>
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: hadron-test-kernels OUT.inc\n");
+    return 2;
+  }
+  hadron::kernels::BuiltKernels kernels;
+  if (std::string error = hadron::kernels::addFrameKernels(kernels); !error.empty()) {
+    std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
+    return 1;
+  }
+  std::ofstream out(argv[1]);
+  out << "// Built by hadron-test-kernels from tests/kernels: {key, IR}.\n";
+  for (const auto &[key, ir] : kernels)
+    out << "{\"" << key << "\", R\"hdir(" << ir << ")hdir\"},\n";
+  if (!out.good()) {
+    std::fprintf(stderr, "hadron-test-kernels: cannot write %s\n", argv[1]);
+    return 1;
+  }
+  return 0;
+}

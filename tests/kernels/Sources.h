@@ -1,0 +1,27 @@
+//===- Sources.h - The kernel library's families, for the generator -------===//
+//
+// The suites link no MLIR, so the kernels they take from the C++ builder
+// are built at build time by hadron-test-kernels (Generate.cpp) and
+// compiled into them as a table (BuiltKernels.h). Each family appends its
+// kernels for every lane count.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HADRON_TESTS_KERNELS_SOURCES_H
+#define HADRON_TESTS_KERNELS_SOURCES_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hadron::kernels {
+
+/// (key, IR) of each kernel.
+using BuiltKernels = std::vector<std::pair<std::string, std::string>>;
+
+/// Appends the frame kernels (Frame.h) of every use; returns "" or what
+/// failed to build.
+std::string addFrameKernels(BuiltKernels &out);
+
+} // namespace hadron::kernels
+
+#endif // HADRON_TESTS_KERNELS_SOURCES_H
