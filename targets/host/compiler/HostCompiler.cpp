@@ -1,12 +1,12 @@
 //===- HostCompiler.cpp - The host target's compiler part -----------------===//
 //
-// The shared front half (hadron/Compiler/Pipeline.h, with HostHooks) gives
-// LLVM IR; the host's back half cuts the tiles (vectors of a lane per element
-// of the CTA's tile) into register-sized chunks (SplitWideVectors.h),
-// optimises it at O3 for the arch's CPU, emits
-// an object, and links it with the conversion helpers (HostBuiltins.h) by
-// ld.lld -shared into the ELF the host runtime part dlopens. Exported through
-// `hadron_compiler_entry`.
+// A TargetCompiler (hadron/Compiler/TargetCompiler.h): the shared front half
+// with HostHooks gives LLVM IR; the host's steps cut the tiles (vectors of a
+// lane per element of the CTA's tile) into register-sized chunks
+// (SplitWideVectors.h) before the base optimises it at O3 for the arch's CPU
+// and emits an object, which package links with the conversion helpers
+// (HostBuiltins.h) by ld.lld -shared into the ELF the host runtime part
+// dlopens. Exported through `hadron_compiler_entry`.
 //
 // Archs: "native" is the compiling machine's CPU with all its features (the
 // default: a JIT compiles where it runs); "x86-64", "x86-64-v2", "x86-64-v3"
@@ -21,8 +21,7 @@
 #include "HostKernelABI.h"
 #include "OutlineMaskedAccesses.h"
 #include "SplitWideVectors.h"
-#include "hadron/Compiler/Backend.h"
-#include "hadron/Compiler/Pipeline.h"
+#include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
 
@@ -53,8 +52,7 @@ struct HostArch {
   unsigned vectorBytes;
 };
 
-std::optional<HostArch> hostArch(const char *arch) {
-  std::string name = arch && *arch ? arch : "native";
+std::optional<HostArch> hostArch(const std::string &name) {
   if (name == "native") {
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
     unsigned bytes = features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
@@ -176,58 +174,64 @@ hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const Hos
                                      /*sharedMemoryBytes=*/1 << 20);
 }
 
-hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *options,
-                  hd_compiled_module **out, hd_error *err) {
-  if (!ir || !out)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "host compile: ir and out must not be null");
-  auto fail = [&](const std::string &what) {
-    return hadron::reportError(err, HD_ERROR_COMPILE, "host compile: " + what);
-  };
-  hadron::PipelineOptions opts = hadron::PipelineOptions::from(options);
-  std::optional<HostArch> arch = hostArch(options ? options->arch : nullptr);
-  if (!arch)
-    return hadron::reportError(
-        err, HD_ERROR_INVALID_ARGUMENT,
-        std::string("host compile: no arch '") + options->arch +
-            "'; the host compiles for native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4");
-  hadron::host::HostHooks hooks(arch->vectorBytes);
-  hadron::PipelineTarget target{
-      "host",
-      [&](MLIRContext *ctx, unsigned numWarps) { return hostTarget(ctx, numWarps, *arch); },
-      hooks, /*warpSize=*/1};
-  hadron::Result<hadron::LoweredModule> lowered =
-      hadron::lowerToLLVM(llvm::StringRef(ir, irSize), target, opts);
-  if (!lowered)
-    return hadron::reportError(err, HD_ERROR_COMPILE, lowered.error());
-  llvm::Module &module = *lowered.value().llvmModule;
+class HostCompiler : public hadron::TargetCompiler {
+public:
+  HostCompiler() : TargetCompiler("host") {}
 
-  auto machine = hadron::createNativeTargetMachine(opts.optLevel, arch->cpu);
-  if (!machine)
-    return fail(machine.error());
-  module.setDataLayout((*machine)->createDataLayout());
-  hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
-  hadron::host::outlineMaskedAccesses(module, **machine);
-  truncateToBf16InIntegers(module);
-  expandVectorExp(module);
-  recordArch(module, arch->name);
-  auto code = hadron::generateCode(module, **machine, opts);
-  if (!code)
-    return fail(code.error());
-  auto builtins = hadron::host::builtinsObject(**machine);
-  if (!builtins)
-    return fail(builtins.error());
-  auto binary = hadron::linkSharedObject(HADRON_LLD_PATH, {code->object, *builtins});
-  if (!binary)
-    return fail(binary.error());
-  *out = hadron::makeCompiledModule(*binary, code->assembly, code->llvmIR, lowered->kernels);
-  if (!*out)
-    return hadron::reportError(err, HD_ERROR_OUT_OF_MEMORY, "host compile: out of memory");
-  return HD_OK;
-}
+protected:
+  std::vector<std::string> archNames() const override {
+    return {"native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"};
+  }
+
+  hadron::Status selectArch(const std::string &name) override {
+    arch = hostArch(name);
+    hooks.emplace(arch->vectorBytes);
+    return {};
+  }
+
+  hadron::PipelineTarget pipelineTarget() override {
+    return {
+        "host",
+        [this](MLIRContext *ctx, unsigned numWarps) { return hostTarget(ctx, numWarps, *arch); },
+        *hooks, /*warpSize=*/1};
+  }
+
+  hadron::Result<std::unique_ptr<llvm::TargetMachine>> createMachine(unsigned optLevel) override {
+    hadron::MachineSpec spec; // this process's triple; cpu empty: this machine's
+    spec.cpu = arch->cpu;
+    spec.positionIndependent = true;
+    return hadron::createTargetMachine(spec, optLevel);
+  }
+
+  hadron::Status lowerModule(llvm::Module &module, llvm::TargetMachine &machine) override {
+    hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
+    hadron::host::outlineMaskedAccesses(module, machine);
+    truncateToBf16InIntegers(module);
+    expandVectorExp(module);
+    recordArch(module, arch->name);
+    return {};
+  }
+
+  /// The object linked with the conversion helpers into the ELF the runtime
+  /// part dlopens.
+  hadron::Result<std::string> package(hadron::GeneratedCode &code,
+                                      llvm::TargetMachine &machine) override {
+    auto builtins = hadron::host::builtinsObject(machine);
+    if (!builtins)
+      return builtins;
+    return hadron::linkSharedObject(HADRON_LLD_PATH, {code.object, *builtins});
+  }
+
+private:
+  std::optional<HostArch> arch;
+  std::optional<hadron::host::HostHooks> hooks;
+};
 
 const hd_compiler_table kTable = {
-    sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
+    sizeof(hd_compiler_table),
+    HADRON_PLUGIN_ABI_MAJOR,
+    HADRON_PLUGIN_ABI_MINOR,
+    hadron::compileWith<HostCompiler>,
     hadron::releaseCompiledModule,
     // No matrix instructions: a CTA runs as one thread here, and hd.dot on any
     // #hd.mma layout (another target's instruction) becomes FMAs.
