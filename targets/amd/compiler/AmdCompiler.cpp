@@ -22,6 +22,7 @@
 #include "AmdModel.h"
 #include "DeviceLibs.h"
 #include "RocdlDialect.h"
+#include "hadron/Compiler/MatrixInstructionTable.h"
 #include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
@@ -30,7 +31,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
-#include <map>
 #include <optional>
 #include <string>
 
@@ -53,13 +53,6 @@ void initializeAmdgpuBackend() {
 
 const char *waveFeature(const ArchModel &arch) {
   return arch.waveSize == 32 ? "+wavefrontsize32" : "+wavefrontsize64";
-}
-
-std::string knownArchs() {
-  std::string out;
-  for (const ArchModel &m : archModels())
-    out += (out.empty() ? "" : ", ") + std::string(m.arch);
-  return out;
 }
 
 class AmdCompiler : public TargetCompiler {
@@ -123,49 +116,24 @@ private:
   std::optional<AmdHooks> hooks;
 };
 
-/// The #hd.matrix_instr texts of one arch: its MFMAs or WMMAs that hd.dot
+/// The #hd.matrix_instr texts of every arch: its MFMAs or WMMAs that hd.dot
 /// can name (not fp8).
-struct ArchMatrixInstructions {
-  std::vector<std::string> texts;
-  std::vector<const char *> list; ///< NULL-terminated view of texts
-  std::string error;              ///< an instruction the model cannot describe
-};
-
 hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
-  if (!out)
-    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                       "amd matrix_instructions: out must not be null");
-  const ArchModel *model = findArch(arch ? arch : archModels().front().arch);
-  if (!model)
-    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                       std::string("amd matrix_instructions: unknown arch '") + arch +
-                           "'; amd compiles for " + knownArchs());
-  // Built once for every arch, so the pointers handed out live as long as
-  // the library.
-  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
-    std::map<std::string, ArchMatrixInstructions> all;
-    for (const ArchModel &m : archModels()) {
-      ArchMatrixInstructions &a = all[m.arch];
-      for (const MatrixInstr *instr : hadron::amd::matrixInstructions(m)) {
-        if (!issuedByDot(*instr))
-          continue;
-        Result<std::string> text = matrixInstrAttribute(*instr);
-        if (text)
-          a.texts.push_back(*text);
-        else
-          a.error = text.error();
-      }
-      for (const std::string &t : a.texts)
-        a.list.push_back(t.c_str());
-      a.list.push_back(nullptr);
-    }
-    return all;
-  }();
-  const ArchMatrixInstructions &a = byArch.at(model->arch);
-  if (!a.error.empty())
-    return reportError(err, HD_ERROR_INTERNAL, "amd matrix_instructions: " + a.error);
-  *out = a.list.data();
-  return HD_OK;
+  static const MatrixInstructionTable table(
+      "amd", archNamesOf(archModels()),
+      [](const std::string &name) -> Result<std::vector<std::string>> {
+        std::vector<std::string> texts;
+        for (const MatrixInstr *instr : hadron::amd::matrixInstructions(*findArch(name))) {
+          if (!issuedByDot(*instr))
+            continue;
+          Result<std::string> text = matrixInstrAttribute(*instr);
+          if (!text)
+            return Error(text.error());
+          texts.push_back(*text);
+        }
+        return texts;
+      });
+  return table.lookup(arch, out, err);
 }
 
 const hd_compiler_table kTable = {

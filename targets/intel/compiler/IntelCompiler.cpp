@@ -27,6 +27,7 @@
 #include "IntelModel.h"
 #include "IsolatedCodegen.h"
 #include "SpirvLegalize.h"
+#include "hadron/Compiler/MatrixInstructionTable.h"
 #include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
@@ -37,7 +38,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
-#include <map>
 #include <optional>
 #include <string>
 
@@ -155,47 +155,22 @@ private:
   std::optional<IntelHooks> hooks;
 };
 
-/// The #hd.matrix_instr texts of one arch: its DPAS instructions (none on
+/// The #hd.matrix_instr texts of every arch: its DPAS instructions (none on
 /// the OpenCL CPU device).
-struct ArchMatrixInstructions {
-  std::vector<std::string> texts;
-  std::vector<const char *> list; ///< NULL-terminated view of texts
-  std::string error;              ///< an instruction the model cannot describe
-};
-
 hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
-  if (!out)
-    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                       "intel matrix_instructions: out must not be null");
-  const ArchModel *model = findArch(arch ? arch : archModels().front().arch);
-  if (!model)
-    return reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                       std::string("intel matrix_instructions: unknown arch '") + arch +
-                           "'; intel compiles for " + std::string(knownArchs()));
-  // Built once for every arch, so the pointers handed out live as long as
-  // the library.
-  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
-    std::map<std::string, ArchMatrixInstructions> all;
-    for (const ArchModel &m : archModels()) {
-      ArchMatrixInstructions &a = all[m.arch];
-      for (const DpasInstr &instr : m.dpas) {
-        Result<std::string> text = matrixInstrAttribute(instr);
-        if (text)
-          a.texts.push_back(*text);
-        else
-          a.error = text.error();
-      }
-      for (const std::string &t : a.texts)
-        a.list.push_back(t.c_str());
-      a.list.push_back(nullptr);
-    }
-    return all;
-  }();
-  const ArchMatrixInstructions &a = byArch.at(model->arch);
-  if (!a.error.empty())
-    return reportError(err, HD_ERROR_INTERNAL, "intel matrix_instructions: " + a.error);
-  *out = a.list.data();
-  return HD_OK;
+  static const MatrixInstructionTable table(
+      "intel", archNamesOf(archModels()),
+      [](const std::string &name) -> Result<std::vector<std::string>> {
+        std::vector<std::string> texts;
+        for (const DpasInstr &instr : findArch(name)->dpas) {
+          Result<std::string> text = matrixInstrAttribute(instr);
+          if (!text)
+            return Error(text.error());
+          texts.push_back(*text);
+        }
+        return texts;
+      });
+  return table.lookup(arch, out, err);
 }
 
 const hd_compiler_table kTable = {

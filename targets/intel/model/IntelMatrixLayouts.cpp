@@ -24,6 +24,7 @@
 #include "IntelModel.h"
 
 #include "hadron/Layout/LinearLayout.h"
+#include "hadron/Layout/MatrixInstrText.h"
 
 #include <utility>
 
@@ -103,32 +104,17 @@ Result<LinearLayout> fragmentLayout(const DpasInstr &instr, MatrixOperand operan
   return build(std::move(registers), std::move(lanes), rows, cols);
 }
 
-namespace {
-std::string basesText(const LinearLayout &layout, const char *in) {
-  std::string s = "[";
-  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
-    const LinearLayout::Basis &b = layout.getBasis(in, i);
-    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
-  }
-  return s + "]";
-}
-} // namespace
-
 Result<std::string> matrixInstrAttribute(const DpasInstr &instr) {
-  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name + "\", shape = [" +
-                     std::to_string(instr.m) + ", " + std::to_string(instr.n) + ", " +
-                     std::to_string(instr.k) + "], aType = " + instr.aType +
-                     ", bType = " + instr.bType + ", accType = " + instr.accType;
-  const std::pair<const char *, MatrixOperand> operands[] = {
-      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
-  for (auto [key, operand] : operands) {
+  MatrixInstrText text{
+      instr.name, {instr.m, instr.n, instr.k}, {instr.aType, instr.bType, instr.accType}, {}};
+  for (auto [key, operand] : {std::pair{"a", MatrixOperand::A}, std::pair{"b", MatrixOperand::B},
+                              std::pair{"acc", MatrixOperand::Accumulator}}) {
     Result<LinearLayout> fragment = fragmentLayout(instr, operand);
     if (!fragment)
       return Error(fragment.error());
-    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
-            ", lane = " + basesText(*fragment, "lane") + "}";
+    text.fragments.emplace_back(key, *fragment);
   }
-  return text + "}>";
+  return matrixInstrAttributeText(text);
 }
 
 } // namespace hadron::intel

@@ -16,6 +16,7 @@
 #include "../NvidiaKernelABI.h"
 #include "../model/NvidiaModel.h"
 
+#include "hadron/Compiler/MatrixInstructionTable.h"
 #include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
@@ -35,13 +36,6 @@ using namespace mlir;
 namespace {
 
 using hadron::nvidia::ArchModel;
-
-std::string listedArchs() {
-  std::string list;
-  for (const ArchModel &m : hadron::nvidia::archModels())
-    list += (list.empty() ? "" : ", ") + std::string(m.arch);
-  return list;
-}
 
 class NvidiaCompiler : public hadron::TargetCompiler {
 public:
@@ -135,50 +129,25 @@ private:
   std::map<std::string, std::string> libdeviceCalls;
 };
 
-/// The #hd.matrix_instr texts of one arch: its mma.sync instructions (wgmma
-/// is issued from shared memory and has no such attribute).
-struct ArchMatrixInstructions {
-  std::vector<std::string> texts;
-  std::vector<const char *> list; ///< NULL-terminated view of texts
-  std::string error;              ///< an instruction the model cannot describe
-};
-
+/// The #hd.matrix_instr texts of every arch: its mma.sync instructions
+/// (wgmma is issued from shared memory and has no such attribute).
 hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
-  if (!out)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "nvidia matrix_instructions: out must not be null");
-  const ArchModel *model = hadron::nvidia::findArch(
-      arch ? arch : hadron::nvidia::archModels().front().arch);
-  if (!model)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               std::string("nvidia matrix_instructions: unknown arch '") + arch +
-                                   "'; the nvidia target compiles for " + listedArchs());
-  // Built once for every arch, so the pointers handed out live as long as
-  // the library.
-  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
-    std::map<std::string, ArchMatrixInstructions> all;
-    for (const ArchModel &m : hadron::nvidia::archModels()) {
-      ArchMatrixInstructions &a = all[m.arch];
-      for (const hadron::nvidia::MatrixInstr *instr : hadron::nvidia::matrixInstructions(m))
-        if (instr->family == hadron::nvidia::MatrixFamily::MmaSync) {
+  static const hadron::MatrixInstructionTable table(
+      "nvidia", hadron::archNamesOf(hadron::nvidia::archModels()),
+      [](const std::string &name) -> hadron::Result<std::vector<std::string>> {
+        std::vector<std::string> texts;
+        for (const hadron::nvidia::MatrixInstr *instr :
+             hadron::nvidia::matrixInstructions(*hadron::nvidia::findArch(name))) {
+          if (instr->family != hadron::nvidia::MatrixFamily::MmaSync)
+            continue;
           hadron::Result<std::string> text = hadron::nvidia::matrixInstrAttribute(*instr);
-          if (text)
-            a.texts.push_back(*text);
-          else
-            a.error = text.error();
+          if (!text)
+            return hadron::Error(text.error());
+          texts.push_back(*text);
         }
-      for (const std::string &t : a.texts)
-        a.list.push_back(t.c_str());
-      a.list.push_back(nullptr);
-    }
-    return all;
-  }();
-  const ArchMatrixInstructions &a = byArch.at(model->arch);
-  if (!a.error.empty())
-    return hadron::reportError(err, HD_ERROR_INTERNAL,
-                               std::string("nvidia matrix_instructions: ") + a.error);
-  *out = a.list.data();
-  return HD_OK;
+        return texts;
+      });
+  return table.lookup(arch, out, err);
 }
 
 const hd_compiler_table kTable = {
