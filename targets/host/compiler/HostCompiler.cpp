@@ -8,17 +8,16 @@
 // (HostBuiltins.h) by ld.lld -shared into the ELF the host runtime part
 // dlopens. Exported through `hadron_compiler_entry`.
 //
-// Archs: "native" is the compiling machine's CPU with all its features (the
-// default: a JIT compiles where it runs); "x86-64", "x86-64-v2", "x86-64-v3"
-// and "x86-64-v4" are the psABI's generic levels, for binaries that must run
-// on other machines. The binary records its arch in `__hd_host_arch`
-// (HostKernelABI.h) and the runtime part refuses a level this CPU lacks.
+// The archs and a CTA's limits are the model's (model/HostModel.h). The
+// binary records its arch in `__hd_host_arch` (HostKernelABI.h) and the
+// runtime part refuses a level this CPU lacks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostBuiltins.h"
 #include "HostHooks.h"
 #include "HostKernelABI.h"
+#include "HostModel.h"
 #include "OutlineMaskedAccesses.h"
 #include "SplitWideVectors.h"
 #include "hadron/Compiler/TargetCompiler.h"
@@ -45,26 +44,14 @@ using namespace mlir;
 
 namespace {
 
-/// The CPU an arch compiles for: empty for the machine's own ("native").
-struct HostArch {
-  std::string name; ///< as the descriptor lists it
-  std::string cpu;  ///< LLVM's CPU name; empty = this machine's
-  unsigned vectorBytes;
-};
+using hadron::host::ArchModel;
 
-std::optional<HostArch> hostArch(const std::string &name) {
-  if (name == "native") {
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    unsigned bytes = features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
-    return HostArch{name, "", bytes};
-  }
-  if (name == "x86-64" || name == "x86-64-v2")
-    return HostArch{name, name, 16};
-  if (name == "x86-64-v3")
-    return HostArch{name, name, 32};
-  if (name == "x86-64-v4")
-    return HostArch{name, name, 64};
-  return std::nullopt;
+/// The widest vector register of `arch`; for "native" this CPU's.
+unsigned vectorBytes(const ArchModel &arch) {
+  if (arch.vectorBytes)
+    return arch.vectorBytes;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
 }
 
 /// Rewrites every f32 -> bf16 truncation into integer operations that round to
@@ -164,14 +151,13 @@ void recordArch(llvm::Module &module, const std::string &arch) {
   var->setVisibility(llvm::GlobalValue::DefaultVisibility);
 }
 
-/// The target attribute the host fills: any warp size up to 64 runs (lanes
-/// are folded into registers), num_warps comes from the kernel's module.
-hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const HostArch &arch) {
-  static const unsigned warpSizes[] = {1, 2, 4, 8, 16, 32, 64};
-  std::string cpu = arch.cpu.empty() ? llvm::sys::getHostCPUName().str() : arch.cpu;
-  return hadron::hd::TargetAttr::get(ctx, "host", cpu, warpSizes,
-                                     numWarps, /*maxThreadsPerCTA=*/65536,
-                                     /*sharedMemoryBytes=*/1 << 20);
+/// The target attribute the host fills from the model; num_warps comes
+/// from the kernel's module.
+hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const ArchModel &arch) {
+  std::string cpu = *arch.cpu ? arch.cpu : llvm::sys::getHostCPUName().str();
+  return hadron::hd::TargetAttr::get(ctx, "host", cpu, hadron::host::kWarpSizes, numWarps,
+                                     hadron::host::kMaxThreadsPerCta,
+                                     hadron::host::kSharedBytesPerCta);
 }
 
 class HostCompiler : public hadron::TargetCompiler {
@@ -180,12 +166,13 @@ public:
 
 protected:
   std::vector<std::string> archNames() const override {
-    return {"native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"};
+    return hadron::archNamesOf(hadron::host::archModels());
   }
 
   hadron::Status selectArch(const std::string &name) override {
-    arch = hostArch(name);
-    hooks.emplace(arch->vectorBytes);
+    arch = hadron::host::findArch(name);
+    vectorWidth = vectorBytes(*arch);
+    hooks.emplace(vectorWidth);
     return {};
   }
 
@@ -204,11 +191,11 @@ protected:
   }
 
   hadron::Status lowerModule(llvm::Module &module, llvm::TargetMachine &machine) override {
-    hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
+    hadron::host::splitWideVectors(module, std::max(4u, vectorWidth / 4));
     hadron::host::outlineMaskedAccesses(module, machine);
     truncateToBf16InIntegers(module);
     expandVectorExp(module);
-    recordArch(module, arch->name);
+    recordArch(module, arch->arch);
     return {};
   }
 
@@ -223,7 +210,8 @@ protected:
   }
 
 private:
-  std::optional<HostArch> arch;
+  const ArchModel *arch = nullptr;
+  unsigned vectorWidth = 0;
   std::optional<hadron::host::HostHooks> hooks;
 };
 

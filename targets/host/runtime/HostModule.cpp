@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostModel.h"
 #include "HostRuntime.h"
 
 #include "HostKernelABI.h"
@@ -63,20 +64,21 @@ bool pathInUse(const std::string &path) {
 // `why` says so.
 bool cpuRuns(const char *arch, std::string &why) {
   std::string a(arch, strnlen(arch, 32));
-  bool runs;
-  if (a == "native" || a == "x86-64")
-    return true;
-#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 12)
-  __builtin_cpu_init();
-  if (a == "x86-64-v2")
-    runs = __builtin_cpu_supports("x86-64-v2");
-  else if (a == "x86-64-v3")
-    runs = __builtin_cpu_supports("x86-64-v3");
-  else if (a == "x86-64-v4")
-    runs = __builtin_cpu_supports("x86-64-v4");
-  else {
+  const ArchModel *model = findArch(a);
+  if (!model) {
     why = "it was compiled for arch '" + a + "', which this runtime does not know";
     return false;
+  }
+  if (model->level <= 1) // native, or the baseline every x86-64 has
+    return true;
+  bool runs;
+#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 12)
+  __builtin_cpu_init();
+  // __builtin_cpu_supports takes only a literal.
+  switch (model->level) {
+  case 2: runs = __builtin_cpu_supports("x86-64-v2"); break;
+  case 3: runs = __builtin_cpu_supports("x86-64-v3"); break;
+  default: runs = __builtin_cpu_supports("x86-64-v4"); break;
   }
 #else
   why = "it was compiled for arch '" + a + "', which this runtime cannot check";

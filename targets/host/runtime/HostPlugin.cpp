@@ -3,18 +3,16 @@
 // Device properties, and why they are what they are:
 //  - warp_size 1: lanes and warps are folded into registers by the host
 //    compiler part, so a CTA is one sequential call;
-//  - max_threads_per_cta 1024: the largest CTA the GPU targets accept, so a
-//    kernel written for a GPU launches unchanged (its warps are folded);
-//  - shared_bytes_per_cta 1 MiB: shared memory is a per-worker buffer in host
-//    memory, so the limit is a sanity bound, not a hardware one; 1 MiB stays
-//    within a core's L2 on current CPUs;
+//  - max_threads_per_cta and shared_bytes_per_cta: the model's
+//    (model/HostModel.h says why), which the compiler part verifies against;
 //  - arch "native": the machine the compiler part runs on, x86-64 with this
 //    CPU's features (a JIT for this device compiles on this device); the
-//    generic levels x86-64, x86-64-v2..v4 compile binaries for other
+//    model's generic levels x86-64, x86-64-v2..v4 compile binaries for other
 //    machines, and a level this CPU lacks is refused at load.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostModel.h"
 #include "HostRuntime.h"
 
 #include <chrono>
@@ -25,6 +23,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <sched.h>
 #include <unistd.h>
@@ -64,9 +63,6 @@ using namespace hadron::host;
 
 namespace {
 
-constexpr uint64_t kSharedBytesPerCta = 1u << 20;
-constexpr uint32_t kMaxThreadsPerCta = 1024;
-
 uint64_t sysconfBytes(int name) {
   long v = sysconf(name);
   return v > 0 ? static_cast<uint64_t>(v) : 0;
@@ -84,7 +80,7 @@ hd_status hostDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
   std::string model = cpuModelName();
   std::snprintf(host.name, sizeof(host.name), "host (%u cores%s%s)", cores,
                 model.empty() ? "" : ", ", model.c_str());
-  std::snprintf(host.arch, sizeof(host.arch), "native");
+  std::snprintf(host.arch, sizeof(host.arch), "%s", archModels().front().arch);
   host.warp_size = 1;
   host.max_threads_per_cta = kMaxThreadsPerCta;
   host.shared_bytes_per_cta = kSharedBytesPerCta;
@@ -198,21 +194,28 @@ const hd_runtime_table kRuntimeTable = {
     hostEventDestroy,
 };
 
-const char *const kArchs[] = {"native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", nullptr};
+/// The descriptor's arch list, from the model (the first is the default).
+const char *const *archList() {
+  static const std::vector<const char *> archs = hadron::plugin::archNames(archModels());
+  return archs.data();
+}
 
-const hd_plugin_descriptor kDescriptor = {
-    sizeof(hd_plugin_descriptor),
-    HADRON_PLUGIN_ABI_MAJOR,
-    HADRON_PLUGIN_ABI_MINOR,
-    "host",
-    "native",
-    kArchs,
-    "libhadron-target-host-compiler.so",
-    &kRuntimeTable,
-};
+const hd_plugin_descriptor &descriptor() {
+  static const hd_plugin_descriptor d = {
+      sizeof(hd_plugin_descriptor),
+      HADRON_PLUGIN_ABI_MAJOR,
+      HADRON_PLUGIN_ABI_MINOR,
+      "host",
+      archModels().front().arch,
+      archList(),
+      "libhadron-target-host-compiler.so",
+      &kRuntimeTable,
+  };
+  return d;
+}
 
 } // namespace
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &kDescriptor;
+  return &descriptor();
 }
