@@ -27,14 +27,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-struct hd_plugin_module {
-  void *handle = nullptr;
-  int fd = -1; // the memfd, kept open while loaded; -1 for the file fallback
-};
-
 namespace hadron::host {
 
 namespace {
+
+struct HostModule : hd_plugin_module {
+  void *handle = nullptr;
+  int fd = -1; // the memfd, kept open while loaded; -1 for the file fallback
+};
 
 bool writeAll(int fd, const void *data, uint64_t size) {
   const char *p = static_cast<const char *>(data);
@@ -105,8 +105,7 @@ hd_status checkElf(const void *binary, uint64_t size, hd_error *err) {
   return HD_OK;
 }
 
-hd_status loadFromMemfd(const void *binary, uint64_t size, hd_plugin_module &m,
-                        std::string &dlerr) {
+hd_status loadFromMemfd(const void *binary, uint64_t size, HostModule &m, std::string &dlerr) {
   int fd = ::memfd_create("hadron-host-module", MFD_CLOEXEC);
   if (fd < 0)
     return HD_ERROR_UNSUPPORTED;
@@ -134,8 +133,7 @@ hd_status loadFromMemfd(const void *binary, uint64_t size, hd_plugin_module &m,
   return HD_OK;
 }
 
-hd_status loadFromTempFile(const void *binary, uint64_t size, hd_plugin_module &m,
-                           std::string &dlerr) {
+hd_status loadFromTempFile(const void *binary, uint64_t size, HostModule &m, std::string &dlerr) {
   const char *tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/hadron-host-XXXXXX.so";
   int fd = ::mkstemps(path.data(), 3);
@@ -170,13 +168,10 @@ std::mutex &loaderMutex() {
 
 } // namespace
 
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
+hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out, hd_error *err) {
   if (hd_status s = checkElf(binary, size, err))
     return s;
-  auto *m = new (std::nothrow) hd_plugin_module;
+  auto *m = new (std::nothrow) HostModule;
   if (!m)
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
   std::string dlerr;
@@ -207,9 +202,8 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   return HD_OK;
 }
 
-hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
-  if (!module)
-    return HD_OK;
+hd_status moduleUnload(hd_plugin_module *base, hd_error *err) {
+  auto *module = static_cast<HostModule *>(base);
   std::lock_guard<std::mutex> lock(loaderMutex());
   int rc = ::dlclose(module->handle);
   const char *e = rc != 0 ? ::dlerror() : nullptr;
@@ -222,6 +216,6 @@ hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
   return HD_OK;
 }
 
-void *moduleHandle(hd_plugin_module *module) { return module->handle; }
+void *moduleHandle(hd_plugin_module *module) { return static_cast<HostModule *>(module)->handle; }
 
 } // namespace hadron::host
