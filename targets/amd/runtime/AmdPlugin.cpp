@@ -263,32 +263,10 @@ hd_status AmdDevice::eventDestroy(hd_plugin_event *event, hd_error *err) {
   return s;
 }
 
-namespace {
-
-/// The descriptor's arch list, from the model (same order: the first is
-/// the default).
-const char *const *archList() {
-  static const std::vector<const char *> archs = plugin::archNames(archModels());
-  return archs.data();
-}
-
-const hd_plugin_descriptor &descriptor() {
-  static const hd_plugin_descriptor d = {
-      sizeof(hd_plugin_descriptor),
-      HADRON_PLUGIN_ABI_MAJOR,
-      HADRON_PLUGIN_ABI_MINOR,
-      "amd",
-      archModels().front().arch,
-      archList(),
-      "libhadron-target-amd-compiler.so",
-      &plugin::DeviceTable<AmdPlugin>::table,
-  };
-  return d;
-}
-
-} // namespace
 } // namespace hadron::amd
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &hadron::amd::descriptor();
+  using namespace hadron;
+  return &plugin::modelDescriptor("amd", amd::archModels(), "libhadron-target-amd-compiler.so",
+                                  plugin::DeviceTable<amd::AmdPlugin>::table);
 }

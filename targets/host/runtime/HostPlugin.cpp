@@ -170,28 +170,10 @@ struct HostPlugin {
   }
 };
 
-/// The descriptor's arch list, from the model (the first is the default).
-const char *const *archList() {
-  static const std::vector<const char *> archs = hadron::plugin::archNames(archModels());
-  return archs.data();
-}
-
-const hd_plugin_descriptor &descriptor() {
-  static const hd_plugin_descriptor d = {
-      sizeof(hd_plugin_descriptor),
-      HADRON_PLUGIN_ABI_MAJOR,
-      HADRON_PLUGIN_ABI_MINOR,
-      "host",
-      archModels().front().arch,
-      archList(),
-      "libhadron-target-host-compiler.so",
-      &hadron::plugin::DeviceTable<HostPlugin>::table,
-  };
-  return d;
-}
-
 } // namespace
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &descriptor();
+  using namespace hadron;
+  return &plugin::modelDescriptor("host", host::archModels(), "libhadron-target-host-compiler.so",
+                                  plugin::DeviceTable<HostPlugin>::table);
 }

@@ -115,28 +115,12 @@ plugin::DeviceList IntelPlugin::discover() {
   return s;
 }
 
-const char *const *archList() {
-  static const std::vector<const char *> archs = plugin::archNames(archModels());
-  return archs.data();
-}
-
-const hd_plugin_descriptor &descriptor() {
-  static const hd_plugin_descriptor d = {
-      sizeof(hd_plugin_descriptor),
-      HADRON_PLUGIN_ABI_MAJOR,
-      HADRON_PLUGIN_ABI_MINOR,
-      "intel",
-      archModels().front().arch,
-      archList(),
-      "libhadron-target-intel-compiler.so",
-      &plugin::DeviceTable<IntelPlugin>::table,
-  };
-  return d;
-}
-
 } // namespace
 } // namespace hadron::intel
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &hadron::intel::descriptor();
+  using namespace hadron;
+  return &plugin::modelDescriptor("intel", intel::archModels(),
+                                  "libhadron-target-intel-compiler.so",
+                                  plugin::DeviceTable<intel::IntelPlugin>::table);
 }
