@@ -160,14 +160,9 @@ Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
                        {instr.m, instr.n, instr.k},
                        {mlirType(instr.aType), mlirType(instr.bType), mlirType(instr.accType)},
                        {}};
-  for (auto [key, operand] : {std::pair{"a", MatrixOperand::A}, std::pair{"b", MatrixOperand::B},
-                              std::pair{"acc", MatrixOperand::Accumulator}}) {
-    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
-    if (!fragment)
-      return Error(fragment.error());
-    text.fragments.emplace_back(key, *fragment);
-  }
-  return matrixInstrAttributeText(text);
+  return matrixInstrAttributeText<MatrixOperand>(
+      text, {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}},
+      [&](MatrixOperand operand) { return fragmentLayout(instr, operand); });
 }
 
 } // namespace hadron::amd

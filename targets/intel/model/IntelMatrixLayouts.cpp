@@ -107,14 +107,9 @@ Result<LinearLayout> fragmentLayout(const DpasInstr &instr, MatrixOperand operan
 Result<std::string> matrixInstrAttribute(const DpasInstr &instr) {
   MatrixInstrText text{
       instr.name, {instr.m, instr.n, instr.k}, {instr.aType, instr.bType, instr.accType}, {}};
-  for (auto [key, operand] : {std::pair{"a", MatrixOperand::A}, std::pair{"b", MatrixOperand::B},
-                              std::pair{"acc", MatrixOperand::Accumulator}}) {
-    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
-    if (!fragment)
-      return Error(fragment.error());
-    text.fragments.emplace_back(key, *fragment);
-  }
-  return matrixInstrAttributeText(text);
+  return matrixInstrAttributeText<MatrixOperand>(
+      text, {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}},
+      [&](MatrixOperand operand) { return fragmentLayout(instr, operand); });
 }
 
 } // namespace hadron::intel

@@ -15,6 +15,7 @@
 #define HADRON_LAYOUT_MATRIXINSTRTEXT_H
 
 #include "hadron/Layout/LinearLayout.h"
+#include "hadron/Support/Result.h"
 
 #include <string>
 #include <utility>
@@ -37,6 +38,23 @@ struct MatrixInstrText {
 
 /// The attribute's text.
 std::string matrixInstrAttributeText(const MatrixInstrText &instr);
+
+/// The attribute's text with the fragments `fragmentOf(operand)` of
+/// `operands` (key and the model's operand), in order; fails with the
+/// first fragment that fails.
+template <typename Operand, typename FragmentOf>
+Result<std::string>
+matrixInstrAttributeText(MatrixInstrText instr,
+                         const std::vector<std::pair<const char *, Operand>> &operands,
+                         FragmentOf fragmentOf) {
+  for (const auto &[key, operand] : operands) {
+    Result<LinearLayout> fragment = fragmentOf(operand);
+    if (!fragment)
+      return Error(fragment.error());
+    instr.fragments.emplace_back(key, *fragment);
+  }
+  return matrixInstrAttributeText(instr);
+}
 
 } // namespace hadron
 
