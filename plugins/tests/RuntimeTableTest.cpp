@@ -91,4 +91,23 @@ TEST(SdkRuntimeTable, ArchNamesKeepTheModelsOrderAndEndInNull) {
   EXPECT_EQ(names[2], nullptr);
 }
 
+TEST(SdkRuntimeTable, ModelDescriptorListsTheModelsArchsFirstAsDefault) {
+  struct Model {
+    const char *arch;
+  };
+  std::vector<Model> models = {{"gen2"}, {"gen1"}};
+  const hd_runtime_table table{};
+  const hd_plugin_descriptor &d = modelDescriptor("mine", models, "libmine-compiler.so", table);
+  EXPECT_EQ(d.struct_size, sizeof(hd_plugin_descriptor));
+  EXPECT_EQ(d.abi_major, uint32_t(HADRON_PLUGIN_ABI_MAJOR));
+  EXPECT_STREQ(d.name, "mine");
+  EXPECT_STREQ(d.default_arch, "gen2");
+  ASSERT_NE(d.archs, nullptr);
+  EXPECT_STREQ(d.archs[0], "gen2");
+  EXPECT_STREQ(d.archs[1], "gen1");
+  EXPECT_EQ(d.archs[2], nullptr);
+  EXPECT_STREQ(d.compiler_library, "libmine-compiler.so");
+  EXPECT_EQ(d.runtime, &table);
+}
+
 } // namespace

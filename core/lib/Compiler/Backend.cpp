@@ -1,61 +1,95 @@
 //===- Backend.cpp - LLVM back-end steps that targets share ---------------===//
 
 #include "hadron/Compiler/Backend.h"
-#include "hadron/Compiler/Pipeline.h"
+#include "hadron/Compiler/ToolRun.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 
 namespace hadron {
 
-Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel,
-                                                                      llvm::StringRef cpu) {
-  static std::once_flag initOnce;
-  std::call_once(initOnce, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-  llvm::Triple triple(llvm::sys::getProcessTriple());
+namespace {
+
+/// Calls `initialize` unless this process already did; the native backend's
+/// initialisers for nullptr.
+void initializeOnce(void (*initialize)()) {
+  static std::mutex mutex;
+  static std::set<void (*)()> done;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!done.insert(initialize).second)
+    return;
+  if (initialize) {
+    initialize();
+    return;
+  }
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+}
+
+llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
+  switch (optLevel) {
+  case 0: return llvm::CodeGenOptLevel::None;
+  case 1: return llvm::CodeGenOptLevel::Less;
+  case 2: return llvm::CodeGenOptLevel::Default;
+  default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+} // namespace
+
+Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const MachineSpec &spec,
+                                                                 unsigned optLevel) {
+  const bool native = spec.triple.empty();
+  initializeOnce(native ? nullptr : spec.initializeBackend);
+  llvm::Triple triple(native ? llvm::sys::getProcessTriple() : spec.triple);
+  std::string backend = spec.backendName.empty() ? triple.getArchName().str() : spec.backendName;
   std::string targetError;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, targetError);
   if (!target)
-    return Error("no LLVM backend for " + triple.str() + ": " + targetError);
-  llvm::SubtargetFeatures features;
-  std::string cpuName = cpu.str();
-  if (cpu.empty()) {
-    cpuName = llvm::sys::getHostCPUName().str();
+    return Error("this LLVM has no " + backend + " backend: " + targetError);
+  llvm::SubtargetFeatures features(spec.features);
+  std::string cpu = spec.cpu;
+  if (native && cpu.empty()) {
+    cpu = llvm::sys::getHostCPUName().str();
     for (auto &f : llvm::sys::getHostCPUFeatures())
       features.AddFeature(f.first(), f.second);
-  } else {
+  } else if (!cpu.empty()) {
     std::unique_ptr<const llvm::MCSubtargetInfo> info(
         target->createMCSubtargetInfo(triple, "", ""));
-    bool known = info && info->isCPUStringValid(cpu);
-    if (!known)
-      return Error("LLVM's " + triple.getArchName().str() + " backend knows no CPU named '" +
-                   cpuName + "'");
+    if (!info || !info->isCPUStringValid(cpu))
+      return Error("LLVM's " + backend + " backend knows no CPU named '" + cpu + "'");
   }
-  llvm::TargetOptions options;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, cpuName, features.getString(), options, llvm::Reloc::PIC_,
-      std::nullopt,
-      optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
+  std::optional<llvm::Reloc::Model> reloc;
+  if (spec.positionIndependent)
+    reloc = llvm::Reloc::PIC_;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, cpu, features.getString(), llvm::TargetOptions(), reloc,
+                                  std::nullopt, codeGenLevel(optLevel)));
+  if (!machine)
+    return Error("the " + backend + " backend made no target machine for " + triple.str() +
+                 (cpu.empty() ? "" : " and CPU " + cpu));
+  return machine;
 }
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) {
@@ -103,77 +137,45 @@ Result<std::string> emitCode(const llvm::Module &module, llvm::TargetMachine &ma
   return std::string(buffer.begin(), buffer.end());
 }
 
-Result<GeneratedCode> generateCode(llvm::Module &module, llvm::TargetMachine &machine,
-                                   const PipelineOptions &options) {
-  module.setTargetTriple(machine.getTargetTriple());
-  module.setDataLayout(machine.createDataLayout());
-  optimizeModule(module, machine, options.optLevel);
-  GeneratedCode code;
-  code.llvmIR = printModule(module);
-  dumpStage(options, "2-llvm.ll", [&](llvm::raw_ostream &os) { os << code.llvmIR; });
-  Result<std::string> assembly = emitCode(module, machine, EmitKind::Assembly);
-  if (!assembly)
-    return Error(assembly.error());
-  Result<std::string> object = emitCode(module, machine, EmitKind::Object);
-  if (!object)
-    return Error(object.error());
-  code.assembly = std::move(assembly).value();
-  code.object = std::move(object).value();
-  dumpStage(options, "3-kernel.s", [&](llvm::raw_ostream &os) { os << code.assembly; });
-  return code;
+Status linkBitcode(llvm::Module &module, llvm::StringRef path, BitcodeLink mode) {
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> library = llvm::parseIRFile(path, diag, module.getContext());
+  if (!library)
+    return Error("cannot read " + path.str() + ": " + diag.getMessage().str());
+  library->setTargetTriple(module.getTargetTriple());
+  library->setDataLayout(module.getDataLayout());
+  std::function<void(llvm::Module &, const llvm::StringSet<> &)> internalize;
+  if (mode == BitcodeLink::OnlyNeededInternalized)
+    internalize = [](llvm::Module &linked, const llvm::StringSet<> &fromLibrary) {
+      llvm::internalizeModule(linked, [&fromLibrary](const llvm::GlobalValue &gv) {
+        return !gv.hasName() || !fromLibrary.count(gv.getName());
+      });
+    };
+  if (llvm::Linker::linkModules(module, std::move(library), llvm::Linker::LinkOnlyNeeded,
+                                internalize))
+    return Error("linking " + path.str() + " into the kernel failed");
+  return {};
 }
-
-namespace {
-
-/// A temporary file removed when this goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-
-} // namespace
 
 Result<std::string> linkSharedObject(llvm::StringRef lldPath,
                                      llvm::ArrayRef<llvm::StringRef> objects,
                                      llvm::ArrayRef<llvm::StringRef> extraArgs) {
-  std::vector<TempFile> objs(objects.size());
-  TempFile lib, log;
-  for (size_t i = 0; i < objects.size(); ++i) {
-    int objFd = -1;
-    if (llvm::sys::fs::createTemporaryFile("hadron-link", "o", objFd, objs[i].path))
-      return Error("cannot create a temporary object file");
-    llvm::raw_fd_ostream os(objFd, /*shouldClose=*/true);
-    os << objects[i];
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      return Error("cannot write the temporary object file " + objs[i].path.str().str());
-    }
+  ToolRun run("hadron-link");
+  Result<std::string> library = run.output("so");
+  if (!library)
+    return library;
+  std::vector<std::string> args{"-shared", "-o", *library};
+  for (llvm::StringRef object : objects) {
+    Result<std::string> path = run.input(object, "o");
+    if (!path)
+      return path;
+    args.push_back(*path);
   }
-  if (llvm::sys::fs::createTemporaryFile("hadron-link", "so", lib.path) ||
-      llvm::sys::fs::createTemporaryFile("hadron-link", "log", log.path))
-    return Error("cannot create a temporary library file");
-
-  llvm::SmallVector<llvm::StringRef> args{lldPath, "-shared", "-o", lib.path};
-  for (const TempFile &obj : objs)
-    args.push_back(obj.path);
-  args.append(extraArgs.begin(), extraArgs.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.path, log.path};
-  std::string launchError;
-  int rc = llvm::sys::ExecuteAndWait(lldPath, args, std::nullopt, redirects, 0, 0, &launchError);
-  auto bytes = llvm::MemoryBuffer::getFile(lib.path);
-  if (rc == 0 && bytes)
-    return (*bytes)->getBuffer().str();
-
-  std::string message = lldPath.str() + " failed (exit " + std::to_string(rc) + ")";
-  if (!launchError.empty())
-    message += ": " + launchError;
-  if (auto printed = llvm::MemoryBuffer::getFile(log.path); printed && (*printed)->getBufferSize())
-    message += ":\n" + (*printed)->getBuffer().str();
-  return Error(message);
+  for (llvm::StringRef arg : extraArgs)
+    args.push_back(arg.str());
+  if (Status linked = run.execute(lldPath, args); !linked)
+    return Error(linked.error());
+  return run.read(*library);
 }
 
 } // namespace hadron

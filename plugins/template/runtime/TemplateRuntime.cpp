@@ -2,18 +2,21 @@
 //
 // The library the runtime loads first: it exports `hadron_plugin_entry`,
 // whose descriptor names the target, its archs, its compiler part and the
-// function table below. It links no LLVM or MLIR.
+// function table, which the SDK makes from the device class below
+// (hadron/plugin/DeviceTable.h: it checks device indexes, NULL pointers and
+// events, then calls the device). It links no LLVM or MLIR.
 //
 // The template's one device is the host CPU, run serially: device memory is
 // host memory, a binary is an ELF shared object (TemplateKernelABI.h)
 // loaded with dlopen, and a launch calls the kernel once per CTA in order.
-// A real target replaces each function's body with calls into its driver,
-// which it dlopen's in `init` (never links), and reports
+// A real target replaces each method's body with calls into its driver,
+// which it dlopen's in `discover` (never links), and reports
 // HD_ERROR_DRIVER_MISSING / HD_ERROR_NO_DEVICE from there.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TemplateKernelABI.h"
+#include "hadron/plugin/DeviceTable.h"
 #include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/ScalarBits.h"
 #include "hadron/plugin/plugin.h"
@@ -22,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -29,105 +33,17 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-struct hd_plugin_module {
-  void *handle;
-};
-
-struct hd_plugin_event {
-  std::chrono::steady_clock::time_point at;
-  bool recorded = false;
-};
-
 namespace {
 
 using hadron::plugin::fail;
 
-hd_status checkDevice(uint32_t device, hd_error *err) {
-  return device == 0 ? HD_OK
-                     : fail(err, HD_ERROR_INVALID_ARGUMENT,
-                            "template has one device (0), got device %u", device);
-}
+struct TemplateModule : hd_plugin_module {
+  void *handle = nullptr;
+};
 
-hd_status init(hd_error *) { return HD_OK; } // a real target dlopen's its driver here
-
-uint32_t deviceCount() { return 1; }
-
-hd_status deviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  hd_device_info d{};
-  std::snprintf(d.name, sizeof(d.name), "template (host CPU, serial)");
-  std::snprintf(d.arch, sizeof(d.arch), "native");
-  d.warp_size = 1;             // threads are folded into registers
-  d.max_threads_per_cta = 1024;
-  d.shared_bytes_per_cta = 64 * 1024;
-  d.global_bytes = 0;          // unknown
-  d.compute_units = 1;         // one CTA at a time
-  // Only the fields inside the caller's struct_size are written.
-  return hadron::plugin::copyDeviceInfo(d, info, err);
-}
-
-hd_status memAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  void *p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
-  if (!p)
-    return fail(err, HD_ERROR_OUT_OF_MEMORY, "template allocation of %llu bytes failed",
-                static_cast<unsigned long long>(bytes));
-  *out = reinterpret_cast<hd_device_ptr>(p);
-  return HD_OK;
-}
-
-hd_status memFree(uint32_t device, hd_device_ptr ptr, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::free(reinterpret_cast<void *>(ptr));
-  return HD_OK;
-}
-
-hd_status copyToDevice(uint32_t device, hd_device_ptr dst, const void *src, uint64_t bytes,
-                       hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
-  return HD_OK;
-}
-
-hd_status copyToHost(uint32_t device, void *dst, hd_device_ptr src, uint64_t bytes,
-                     hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-  return HD_OK;
-}
-
-// dlopen needs a file: the bytes go to a temporary one, unlinked at once.
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  const char *tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/hadron-template-XXXXXX.so";
-  int fd = ::mkstemps(path.data(), 3);
-  if (fd < 0)
-    return fail(err, HD_ERROR_INTERNAL, "cannot create %s", path.c_str());
-  bool written = ::write(fd, binary, size) == static_cast<ssize_t>(size);
-  ::close(fd);
-  void *handle = written ? ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
-  ::unlink(path.c_str());
-  if (!handle)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "cannot load template binary of %llu bytes: %s",
-                static_cast<unsigned long long>(size), written ? ::dlerror() : "write failed");
-  *out = new hd_plugin_module{handle};
-  return HD_OK;
-}
-
-hd_status moduleUnload(hd_plugin_module *module, hd_error *) {
-  if (module)
-    ::dlclose(module->handle);
-  delete module;
-  return HD_OK;
-}
+struct TemplateEvent : hd_plugin_event {
+  std::chrono::steady_clock::time_point at;
+};
 
 // Arguments as TemplateKernelABI.h wants them: each in its natural C type.
 union Slot {
@@ -141,76 +57,141 @@ union Slot {
   double f64;
 };
 
-hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
-                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
-                 hd_error *err) {
-  auto kernel = reinterpret_cast<template_kernel_fn>(::dlsym(module->handle, signature->name));
-  if (!kernel)
-    return fail(err, HD_ERROR_LAUNCH, "kernel '%s' is not in the template binary",
-                signature->name);
-  std::vector<Slot> slots(signature->num_args);
-  std::vector<void *> argv(signature->num_args);
-  for (uint32_t i = 0; i < signature->num_args; ++i) {
-    Slot &s = slots[i];
-    switch (args[i].kind) {
-    case HD_ARG_PTR: s.ptr = reinterpret_cast<void *>(args[i].value.ptr); break;
-    case HD_ARG_I1:
-    case HD_ARG_I8: s.i8 = static_cast<int8_t>(args[i].value.i); break;
-    case HD_ARG_I16: s.i16 = static_cast<int16_t>(args[i].value.i); break;
-    case HD_ARG_I32: s.i32 = static_cast<int32_t>(args[i].value.i); break;
-    case HD_ARG_I64: s.i64 = args[i].value.i; break;
-    case HD_ARG_F32: s.f32 = static_cast<float>(args[i].value.f); break;
-    case HD_ARG_F64: s.f64 = args[i].value.f; break;
-    // Through the SDK, so that every target turns one value into the same bits.
-    case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
-    case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
-    }
-    argv[i] = &s;
+class TemplateDevice : public hadron::plugin::Device {
+public:
+  TemplateDevice() {
+    std::snprintf(info.name, sizeof(info.name), "template (host CPU, serial)");
+    std::snprintf(info.arch, sizeof(info.arch), "native");
+    info.warp_size = 1; // threads are folded into registers
+    info.max_threads_per_cta = 1024;
+    info.shared_bytes_per_cta = 64 * 1024;
+    info.global_bytes = 0;  // unknown
+    info.compute_units = 1; // one CTA at a time
   }
-  std::vector<unsigned char> shared(signature->static_shared_bytes + dynamicSharedBytes + 64);
-  int32_t info[TEMPLATE_GRID_INFO_SIZE] = {0, 0, 0, int32_t(grid[0]), int32_t(grid[1]),
-                                           int32_t(grid[2])};
-  // One CTA after the other; a real target enqueues one launch on its queue.
-  for (info[2] = 0; info[2] < info[5]; ++info[2])
-    for (info[1] = 0; info[1] < info[4]; ++info[1])
-      for (info[0] = 0; info[0] < info[3]; ++info[0])
-        kernel(argv.data(), info, shared.data());
-  return HD_OK;
-}
 
-hd_status synchronize(uint32_t device, hd_error *err) { return checkDevice(device, err); }
+  hd_status memAlloc(uint64_t bytes, hd_device_ptr *out, hd_error *err) override {
+    void *p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+    if (!p)
+      return fail(err, HD_ERROR_OUT_OF_MEMORY, "template allocation of %llu bytes failed",
+                  static_cast<unsigned long long>(bytes));
+    *out = reinterpret_cast<hd_device_ptr>(p);
+    return HD_OK;
+  }
 
-hd_status eventCreate(uint32_t device, hd_plugin_event **out, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  *out = new (std::nothrow) hd_plugin_event;
-  return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of memory");
-}
+  hd_status memFree(hd_device_ptr ptr, hd_error *) override {
+    std::free(reinterpret_cast<void *>(ptr));
+    return HD_OK;
+  }
 
-hd_status eventRecord(hd_plugin_event *event, hd_error *) {
-  event->at = std::chrono::steady_clock::now();
-  event->recorded = true;
-  return HD_OK;
-}
+  hd_status copyToDevice(hd_device_ptr dst, const void *src, uint64_t bytes, hd_error *) override {
+    std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+    return HD_OK;
+  }
 
-hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                         hd_error *err) {
-  if (!start->recorded || !end->recorded)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "event_elapsed_ms: an event was never recorded");
-  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
-  return HD_OK;
-}
+  hd_status copyToHost(void *dst, hd_device_ptr src, uint64_t bytes, hd_error *) override {
+    std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+    return HD_OK;
+  }
 
-hd_status eventDestroy(hd_plugin_event *event, hd_error *) {
-  delete event;
-  return HD_OK;
-}
+  // dlopen needs a file: the bytes go to a temporary one, unlinked at once.
+  hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
+                       hd_error *err) override {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/hadron-template-XXXXXX.so";
+    int fd = ::mkstemps(path.data(), 3);
+    if (fd < 0)
+      return fail(err, HD_ERROR_INTERNAL, "cannot create %s", path.c_str());
+    bool written = ::write(fd, binary, size) == static_cast<ssize_t>(size);
+    ::close(fd);
+    void *handle = written ? ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
+    ::unlink(path.c_str());
+    if (!handle)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "cannot load template binary of %llu bytes: %s",
+                  static_cast<unsigned long long>(size), written ? ::dlerror() : "write failed");
+    auto *module = new TemplateModule;
+    module->handle = handle;
+    *out = module;
+    return HD_OK;
+  }
 
-const hd_runtime_table kRuntimeTable = {
-    sizeof(hd_runtime_table), init,        deviceCount,  deviceInfo,     memAlloc,
-    memFree,                  copyToDevice, copyToHost,   moduleLoad,     moduleUnload,
-    launch,                   synchronize, eventCreate,  eventRecord,    eventElapsedMs,
-    eventDestroy,
+  hd_status moduleUnload(hd_plugin_module *module, hd_error *) override {
+    ::dlclose(static_cast<TemplateModule *>(module)->handle);
+    delete module;
+    return HD_OK;
+  }
+
+  hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
+                   const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                   hd_error *err) override {
+    void *handle = static_cast<TemplateModule *>(module)->handle;
+    auto kernel = reinterpret_cast<template_kernel_fn>(::dlsym(handle, signature->name));
+    if (!kernel)
+      return fail(err, HD_ERROR_LAUNCH, "kernel '%s' is not in the template binary",
+                  signature->name);
+    std::vector<Slot> slots(signature->num_args);
+    std::vector<void *> argv(signature->num_args);
+    for (uint32_t i = 0; i < signature->num_args; ++i) {
+      Slot &s = slots[i];
+      switch (args[i].kind) {
+      case HD_ARG_PTR: s.ptr = reinterpret_cast<void *>(args[i].value.ptr); break;
+      case HD_ARG_I1:
+      case HD_ARG_I8: s.i8 = static_cast<int8_t>(args[i].value.i); break;
+      case HD_ARG_I16: s.i16 = static_cast<int16_t>(args[i].value.i); break;
+      case HD_ARG_I32: s.i32 = static_cast<int32_t>(args[i].value.i); break;
+      case HD_ARG_I64: s.i64 = args[i].value.i; break;
+      case HD_ARG_F32: s.f32 = static_cast<float>(args[i].value.f); break;
+      case HD_ARG_F64: s.f64 = args[i].value.f; break;
+      // Through the SDK, so that every target turns one value into the same bits.
+      case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
+      case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
+      }
+      argv[i] = &s;
+    }
+    std::vector<unsigned char> shared(signature->static_shared_bytes + dynamicSharedBytes + 64);
+    int32_t info[TEMPLATE_GRID_INFO_SIZE] = {
+        0, 0, 0, int32_t(grid[0]), int32_t(grid[1]), int32_t(grid[2])};
+    // One CTA after the other; a real target enqueues one launch on its queue.
+    for (info[2] = 0; info[2] < info[5]; ++info[2])
+      for (info[1] = 0; info[1] < info[4]; ++info[1])
+        for (info[0] = 0; info[0] < info[3]; ++info[0])
+          kernel(argv.data(), info, shared.data());
+    return HD_OK;
+  }
+
+  hd_status synchronize(hd_error *) override { return HD_OK; }
+
+  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
+    *out = new (std::nothrow) TemplateEvent;
+    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of memory");
+  }
+
+  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
+    static_cast<TemplateEvent *>(event)->at = std::chrono::steady_clock::now();
+    return HD_OK;
+  }
+
+  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                           hd_error *) override {
+    *ms = std::chrono::duration<float, std::milli>(static_cast<TemplateEvent *>(end)->at -
+                                                   static_cast<TemplateEvent *>(start)->at)
+              .count();
+    return HD_OK;
+  }
+
+  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
+    delete event;
+    return HD_OK;
+  }
+};
+
+/// The SDK's DeviceTable asks this for the devices, once.
+struct TemplatePlugin {
+  static constexpr const char *name = "template"; // in messages: "template has 1 device(s)"
+  static hadron::plugin::DeviceList discover() {
+    hadron::plugin::DeviceList list; // a real target dlopen's its driver here
+    list.devices.push_back(std::make_unique<TemplateDevice>());
+    return list;
+  }
 };
 
 const char *const kArchs[] = {"native", nullptr};
@@ -219,11 +200,11 @@ const hd_plugin_descriptor kDescriptor = {
     sizeof(hd_plugin_descriptor),
     HADRON_PLUGIN_ABI_MAJOR,
     HADRON_PLUGIN_ABI_MINOR,
-    "template",                              // the selector's name: HADRON_DEVICE=template
-    "native",                                // default arch
+    "template", // the selector's name: HADRON_DEVICE=template
+    "native",   // default arch
     kArchs,
     "libhadron-target-template-compiler.so", // loaded beside this file when IR is compiled
-    &kRuntimeTable,
+    &hadron::plugin::DeviceTable<TemplatePlugin>::table,
 };
 
 } // namespace

@@ -25,6 +25,7 @@
 #include "AmdModel.h"
 
 #include "hadron/Layout/LinearLayout.h"
+#include "hadron/Layout/MatrixInstrText.h"
 
 #include <string>
 #include <utility>
@@ -144,15 +145,6 @@ std::string mlirType(const std::string &type) {
   return "";
 }
 
-std::string basesText(const LinearLayout &layout, const char *in) {
-  std::string s = "[";
-  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
-    const LinearLayout::Basis &b = layout.getBasis(in, i);
-    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
-  }
-  return s + "]";
-}
-
 } // namespace
 
 bool issuedByDot(const MatrixInstr &instr) {
@@ -161,24 +153,16 @@ bool issuedByDot(const MatrixInstr &instr) {
 }
 
 Result<std::string> matrixInstrAttribute(const MatrixInstr &instr) {
-  std::string a = mlirType(instr.aType), b = mlirType(instr.bType), acc = mlirType(instr.accType);
   if (!issuedByDot(instr))
     return Error(std::string(instr.name) + ": hd.dot has no " + instr.aType +
                  " operands, so no #hd.matrix_instr describes it");
-  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name + "\", shape = [" +
-                     std::to_string(instr.m) + ", " + std::to_string(instr.n) + ", " +
-                     std::to_string(instr.k) + "], aType = " + a + ", bType = " + b +
-                     ", accType = " + acc;
-  const std::pair<const char *, MatrixOperand> operands[] = {
-      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
-  for (auto [key, operand] : operands) {
-    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
-    if (!fragment)
-      return Error(fragment.error());
-    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
-            ", lane = " + basesText(*fragment, "lane") + "}";
-  }
-  return text + "}>";
+  MatrixInstrText text{instr.name,
+                       {instr.m, instr.n, instr.k},
+                       {mlirType(instr.aType), mlirType(instr.bType), mlirType(instr.accType)},
+                       {}};
+  return matrixInstrAttributeText<MatrixOperand>(
+      text, {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}},
+      [&](MatrixOperand operand) { return fragmentLayout(instr, operand); });
 }
 
 } // namespace hadron::amd

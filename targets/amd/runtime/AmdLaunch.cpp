@@ -22,32 +22,31 @@
 #include <new>
 #include <string>
 
+namespace hadron::amd {
+namespace {
+
 /// A loaded code object, its own copy of the binary and the functions
 /// looked up so far.
-struct hd_plugin_module {
-  uint32_t device;
+struct AmdModule : hd_plugin_module {
   std::string binary;
-  hadron::amd::hipModule_t module = nullptr;
+  hipModule_t module = nullptr;
   std::mutex mutex;
-  std::map<std::string, hadron::amd::hipFunction_t> functions;
+  std::map<std::string, hipFunction_t> functions;
 };
 
-namespace hadron::amd {
+} // namespace
 
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err) {
-  if (!binary || size == 0 || !out)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "module_load: empty binary or NULL out");
-  const HipApi *hip = useDevice(device, "module_load", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  auto *module = new (std::nothrow) hd_plugin_module;
+hd_status AmdDevice::moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
+                                hd_error *err) {
+  if (hd_status s = makeCurrent("module_load", err))
+    return s;
+  auto *module = new (std::nothrow) AmdModule;
   if (!module)
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
-  module->device = device;
+  module->device = index;
   module->binary.assign(static_cast<const char *>(binary), size);
-  if (hd_status s = check(*hip, hip->hipModuleLoadData(&module->module, module->binary.data()),
-                          "hipModuleLoadData", device, err, HD_ERROR_INVALID_ARGUMENT)) {
+  if (hd_status s = check(hip.hipModuleLoadData(&module->module, module->binary.data()),
+                          "hipModuleLoadData", err, HD_ERROR_INVALID_ARGUMENT)) {
     delete module;
     return s;
   }
@@ -55,25 +54,22 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   return HD_OK;
 }
 
-hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
-  if (!module)
-    return HD_OK;
-  hd_status s = HD_OK;
-  if (const HipApi *hip = useDevice(module->device, "module_unload", err))
-    s = check(*hip, hip->hipModuleUnload(module->module), "hipModuleUnload", module->device, err);
-  else
-    s = err ? err->code : HD_ERROR_INTERNAL;
+hd_status AmdDevice::moduleUnload(hd_plugin_module *base, hd_error *err) {
+  auto *module = static_cast<AmdModule *>(base);
+  hd_status s = makeCurrent("module_unload", err);
+  if (s == HD_OK)
+    s = check(hip.hipModuleUnload(module->module), "hipModuleUnload", err);
   delete module;
   return s;
 }
 
-hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
-                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
-                 hd_error *err) {
-  uint32_t device = module->device;
-  const HipApi *hip = useDevice(device, "launch", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
+hd_status AmdDevice::launch(hd_plugin_module *base, const hd_kernel_signature *signature,
+                            const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                            hd_error *err) {
+  auto *module = static_cast<AmdModule *>(base);
+  const uint32_t device = index;
+  if (hd_status s = makeCurrent("launch", err))
+    return s;
 
   uint64_t threads = uint64_t(signature->num_warps) * signature->warp_size;
   if (threads == 0 || threads > 1024)
@@ -103,10 +99,10 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     if (it != module->functions.end()) {
       function = it->second;
     } else {
-      hipError_t e = hip->hipModuleGetFunction(&function, module->module, signature->name);
+      hipError_t e = hip.hipModuleGetFunction(&function, module->module, signature->name);
       if (e != hipSuccess)
         return fail(err, HD_ERROR_INVALID_ARGUMENT, "amd:%u: %s for kernel '%s'", device,
-                    hipErrorText(*hip, "hipModuleGetFunction", e).c_str(), signature->name);
+                    hipErrorText(hip, "hipModuleGetFunction", e).c_str(), signature->name);
       module->functions.emplace(signature->name, function);
     }
   }
@@ -116,16 +112,16 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
   void *extra[] = {HADRON_HIP_LAUNCH_PARAM_BUFFER_POINTER, kernargs.data(),
                    HADRON_HIP_LAUNCH_PARAM_BUFFER_SIZE, &kernargBytes,
                    HADRON_HIP_LAUNCH_PARAM_END};
-  hipError_t e = hip->hipModuleLaunchKernel(
-      function, grid[0], grid[1], grid[2], static_cast<unsigned>(threads), 1, 1,
-      static_cast<unsigned>(dynamicSharedBytes), nullptr, nullptr,
-      signature->num_args ? extra : nullptr);
+  hipError_t e =
+      hip.hipModuleLaunchKernel(function, grid[0], grid[1], grid[2], static_cast<unsigned>(threads),
+                                1, 1, static_cast<unsigned>(dynamicSharedBytes), nullptr, nullptr,
+                                signature->num_args ? extra : nullptr);
   if (e != hipSuccess)
     return fail(err, HD_ERROR_LAUNCH,
                 "amd:%u: %s launching %s on a grid of (%u, %u, %u) x %" PRIu64
                 " work-items with %" PRIu64 " dynamic LDS bytes",
-                device, hipErrorText(*hip, "hipModuleLaunchKernel", e).c_str(),
-                signature->name, grid[0], grid[1], grid[2], threads, dynamicSharedBytes);
+                device, hipErrorText(hip, "hipModuleLaunchKernel", e).c_str(), signature->name,
+                grid[0], grid[1], grid[2], threads, dynamicSharedBytes);
   return HD_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -22,13 +23,6 @@
 namespace hadron::amd {
 
 namespace {
-
-struct InitResult {
-  hd_status status = HD_OK;
-  std::string message;
-  const HipApi *hip = nullptr;
-  std::vector<hd_device_info> devices;
-};
 
 /// gcnArchName's offset in hipDeviceProp_t: HIP 5's layout (R0000) and
 /// HIP 6's (R0600).
@@ -117,16 +111,21 @@ hd_status queryDevice(const HipApi &hip, int device, hd_device_info &info, std::
   return HD_OK;
 }
 
-InitResult initialize() {
-  InitResult r;
+struct AmdPlugin {
+  static constexpr const char *name = "amd";
+  static plugin::DeviceList discover();
+};
+
+plugin::DeviceList AmdPlugin::discover() {
+  plugin::DeviceList r;
   hd_error err{};
-  r.hip = loadHip(&err);
-  if (!r.hip) {
+  const HipApi *loaded = loadHip(&err);
+  if (!loaded) {
     r.status = err.code;
     r.message = err.message;
     return r;
   }
-  const HipApi &hip = *r.hip;
+  const HipApi &hip = *loaded;
   int count = 0;
   hipError_t e = hip.hipGetDeviceCount(&count);
   if (e == hipErrorNoDevice || (e == hipSuccess && count == 0)) {
@@ -141,62 +140,20 @@ InitResult initialize() {
     return r;
   }
   for (int d = 0; d < count; ++d) {
-    hd_device_info info;
+    auto device = std::make_unique<AmdDevice>(hip);
     std::string why;
-    if (hd_status s = queryDevice(hip, d, info, why)) {
+    if (hd_status s = queryDevice(hip, d, device->info, why)) {
       r.status = s;
       r.message = why;
       r.devices.clear();
       return r;
     }
-    r.devices.push_back(info);
+    r.devices.push_back(std::move(device));
   }
   return r;
 }
 
-const InitResult &state() {
-  static const InitResult result = initialize();
-  return result;
-}
-
-hd_status amdInit(hd_error *err) {
-  const InitResult &s = state();
-  if (s.status != HD_OK)
-    return fail(err, s.status, "%s", s.message.c_str());
-  return HD_OK;
-}
-
-uint32_t amdDeviceCount() { return static_cast<uint32_t>(state().devices.size()); }
-
-hd_status amdDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
-  const InitResult &s = state();
-  if (device >= s.devices.size())
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "amd has %zu device(s), got device %u",
-                s.devices.size(), device);
-  return plugin::copyDeviceInfo(s.devices[device], info, err);
-}
-
 } // namespace
-
-const HipApi *useDevice(uint32_t device, const char *call, hd_error *err) {
-  const InitResult &s = state();
-  if (!s.hip || s.status != HD_OK) {
-    fail(err, s.status == HD_OK ? HD_ERROR_INTERNAL : s.status, "%s: %s", call,
-         s.message.c_str());
-    return nullptr;
-  }
-  if (device >= s.devices.size()) {
-    fail(err, HD_ERROR_INVALID_ARGUMENT, "%s: amd has %zu device(s), got device %u", call,
-         s.devices.size(), device);
-    return nullptr;
-  }
-  if (hipError_t e = s.hip->hipSetDevice(static_cast<int>(device))) {
-    fail(err, HD_ERROR_INTERNAL, "%s on amd:%u: %s", call, device,
-         hipErrorText(*s.hip, "hipSetDevice", e).c_str());
-    return nullptr;
-  }
-  return s.hip;
-}
 
 hd_status check(const HipApi &hip, hipError_t code, const char *call, uint32_t device,
                 hd_error *err, hd_status otherwise) {
@@ -206,171 +163,110 @@ hd_status check(const HipApi &hip, hipError_t code, const char *call, uint32_t d
               "amd:%u: %s", device, hipErrorText(hip, call, code).c_str());
 }
 
-namespace {
+hd_status AmdDevice::makeCurrent(const char *call, hd_error *err) const {
+  if (hipError_t e = hip.hipSetDevice(static_cast<int>(index)))
+    return fail(err, HD_ERROR_INTERNAL, "%s on amd:%u: %s", call, index,
+                hipErrorText(hip, "hipSetDevice", e).c_str());
+  return HD_OK;
+}
 
-hd_status amdMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
-  const HipApi *hip = useDevice(device, "mem_alloc", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
+hd_status AmdDevice::memAlloc(uint64_t bytes, hd_device_ptr *out, hd_error *err) {
+  if (hd_status s = makeCurrent("mem_alloc", err))
+    return s;
   void *p = nullptr;
   // A 0-byte buffer still gets its own address.
-  if (hipError_t e = hip->hipMalloc(&p, bytes ? bytes : 1))
+  if (hipError_t e = hip.hipMalloc(&p, bytes ? bytes : 1))
     return fail(err, e == hipErrorOutOfMemory ? HD_ERROR_OUT_OF_MEMORY : HD_ERROR_INTERNAL,
-                "amd:%u: %s, allocating %llu bytes", device,
-                hipErrorText(*hip, "hipMalloc", e).c_str(),
-                static_cast<unsigned long long>(bytes));
+                "amd:%u: %s, allocating %llu bytes", index,
+                hipErrorText(hip, "hipMalloc", e).c_str(), static_cast<unsigned long long>(bytes));
   *out = reinterpret_cast<hd_device_ptr>(p);
   return HD_OK;
 }
 
-hd_status amdMemFree(uint32_t device, hd_device_ptr ptr, hd_error *err) {
-  const HipApi *hip = useDevice(device, "mem_free", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  return check(*hip, hip->hipFree(reinterpret_cast<void *>(ptr)), "hipFree", device, err);
+hd_status AmdDevice::memFree(hd_device_ptr ptr, hd_error *err) {
+  if (hd_status s = makeCurrent("mem_free", err))
+    return s;
+  return check(hip.hipFree(reinterpret_cast<void *>(ptr)), "hipFree", err);
 }
 
-hd_status amdCopyToDevice(uint32_t device, hd_device_ptr dst, const void *src, uint64_t bytes,
-                          hd_error *err) {
-  const HipApi *hip = useDevice(device, "copy_to_device", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  return check(*hip,
-               hip->hipMemcpy(reinterpret_cast<void *>(dst), src, bytes, hipMemcpyHostToDevice),
-               "hipMemcpy (host to device)", device, err);
+hd_status AmdDevice::copyToDevice(hd_device_ptr dst, const void *src, uint64_t bytes,
+                                  hd_error *err) {
+  if (hd_status s = makeCurrent("copy_to_device", err))
+    return s;
+  return check(hip.hipMemcpy(reinterpret_cast<void *>(dst), src, bytes, hipMemcpyHostToDevice),
+               "hipMemcpy (host to device)", err);
 }
 
-hd_status amdCopyToHost(uint32_t device, void *dst, hd_device_ptr src, uint64_t bytes,
-                        hd_error *err) {
-  const HipApi *hip = useDevice(device, "copy_to_host", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  return check(*hip,
-               hip->hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes,
-                              hipMemcpyDeviceToHost),
-               "hipMemcpy (device to host)", device, err, HD_ERROR_LAUNCH);
+hd_status AmdDevice::copyToHost(void *dst, hd_device_ptr src, uint64_t bytes, hd_error *err) {
+  if (hd_status s = makeCurrent("copy_to_host", err))
+    return s;
+  return check(
+      hip.hipMemcpy(dst, reinterpret_cast<const void *>(src), bytes, hipMemcpyDeviceToHost),
+      "hipMemcpy (device to host)", err, HD_ERROR_LAUNCH);
 }
 
-hd_status amdSynchronize(uint32_t device, hd_error *err) {
-  const HipApi *hip = useDevice(device, "synchronize", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
+hd_status AmdDevice::synchronize(hd_error *err) {
+  if (hd_status s = makeCurrent("synchronize", err))
+    return s;
   // A kernel that faulted or trapped (hd.assert) reports here.
-  return check(*hip, hip->hipDeviceSynchronize(), "hipDeviceSynchronize", device, err,
-               HD_ERROR_LAUNCH);
+  return check(hip.hipDeviceSynchronize(), "hipDeviceSynchronize", err, HD_ERROR_LAUNCH);
 }
 
-} // namespace
-} // namespace hadron::amd
-
-/// A HIP event on the null stream of its device.
-struct hd_plugin_event {
-  uint32_t device;
-  hadron::amd::hipEvent_t event;
-  bool recorded = false;
-};
-
-namespace hadron::amd {
 namespace {
 
-hd_status amdEventCreate(uint32_t device, hd_plugin_event **out, hd_error *err) {
-  const HipApi *hip = useDevice(device, "event_create", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
+/// A HIP event on the null stream of its device.
+struct AmdEvent : hd_plugin_event {
   hipEvent_t event = nullptr;
-  if (hd_status s = check(*hip, hip->hipEventCreate(&event), "hipEventCreate", device, err))
+};
+
+} // namespace
+
+hd_status AmdDevice::eventCreate(hd_plugin_event **out, hd_error *err) {
+  if (hd_status s = makeCurrent("event_create", err))
     return s;
-  *out = new (std::nothrow) hd_plugin_event{device, event};
-  if (!*out) {
-    hip->hipEventDestroy(event);
+  hipEvent_t event = nullptr;
+  if (hd_status s = check(hip.hipEventCreate(&event), "hipEventCreate", err))
+    return s;
+  auto *created = new (std::nothrow) AmdEvent;
+  if (!created) {
+    hip.hipEventDestroy(event);
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
   }
+  created->device = index;
+  created->event = event;
+  *out = created;
   return HD_OK;
 }
 
-hd_status amdEventRecord(hd_plugin_event *event, hd_error *err) {
-  const HipApi *hip = useDevice(event->device, "event_record", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  if (hd_status s = check(*hip, hip->hipEventRecord(event->event, nullptr), "hipEventRecord",
-                          event->device, err))
+hd_status AmdDevice::eventRecord(hd_plugin_event *event, hd_error *err) {
+  if (hd_status s = makeCurrent("event_record", err))
     return s;
-  event->recorded = true;
-  return HD_OK;
+  return check(hip.hipEventRecord(static_cast<AmdEvent *>(event)->event, nullptr), "hipEventRecord",
+               err);
 }
 
-hd_status amdEventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                            hd_error *err) {
-  if (!start->recorded || !end->recorded)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "event_elapsed_ms: the %s event was never recorded",
-                start->recorded ? "end" : "start");
-  if (start->device != end->device)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                "event_elapsed_ms: events of amd:%u and amd:%u", start->device, end->device);
-  const HipApi *hip = useDevice(end->device, "event_elapsed_ms", err);
-  if (!hip)
-    return err ? err->code : HD_ERROR_INTERNAL;
-  if (hd_status s = check(*hip, hip->hipEventSynchronize(end->event), "hipEventSynchronize",
-                          end->device, err, HD_ERROR_LAUNCH))
+hd_status AmdDevice::eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                                    hd_error *err) {
+  if (hd_status s = makeCurrent("event_elapsed_ms", err))
     return s;
-  return check(*hip, hip->hipEventElapsedTime(ms, start->event, end->event),
-               "hipEventElapsedTime", end->device, err);
+  hipEvent_t from = static_cast<AmdEvent *>(start)->event, to = static_cast<AmdEvent *>(end)->event;
+  if (hd_status s = check(hip.hipEventSynchronize(to), "hipEventSynchronize", err, HD_ERROR_LAUNCH))
+    return s;
+  return check(hip.hipEventElapsedTime(ms, from, to), "hipEventElapsedTime", err);
 }
 
-hd_status amdEventDestroy(hd_plugin_event *event, hd_error *err) {
-  hd_status s = HD_OK;
-  if (const HipApi *hip = useDevice(event->device, "event_destroy", err))
-    s = check(*hip, hip->hipEventDestroy(event->event), "hipEventDestroy", event->device, err);
-  else
-    s = err ? err->code : HD_ERROR_INTERNAL;
+hd_status AmdDevice::eventDestroy(hd_plugin_event *event, hd_error *err) {
+  hd_status s = makeCurrent("event_destroy", err);
+  if (s == HD_OK)
+    s = check(hip.hipEventDestroy(static_cast<AmdEvent *>(event)->event), "hipEventDestroy", err);
   delete event;
   return s;
 }
 
-const hd_runtime_table kRuntimeTable = {
-    sizeof(hd_runtime_table),
-    amdInit,
-    amdDeviceCount,
-    amdDeviceInfo,
-    amdMemAlloc,
-    amdMemFree,
-    amdCopyToDevice,
-    amdCopyToHost,
-    moduleLoad,
-    moduleUnload,
-    launch,
-    amdSynchronize,
-    amdEventCreate,
-    amdEventRecord,
-    amdEventElapsedMs,
-    amdEventDestroy,
-};
-
-/// The descriptor's arch list, from the model (same order: the first is
-/// the default).
-const char *const *archList() {
-  static const std::vector<const char *> archs = plugin::archNames(archModels());
-  return archs.data();
-}
-
-const hd_plugin_descriptor &descriptor() {
-  static const hd_plugin_descriptor d = {
-      sizeof(hd_plugin_descriptor),
-      HADRON_PLUGIN_ABI_MAJOR,
-      HADRON_PLUGIN_ABI_MINOR,
-      "amd",
-      archModels().front().arch,
-      archList(),
-      "libhadron-target-amd-compiler.so",
-      &kRuntimeTable,
-  };
-  return d;
-}
-
-} // namespace
 } // namespace hadron::amd
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &hadron::amd::descriptor();
+  using namespace hadron;
+  return &plugin::modelDescriptor("amd", amd::archModels(), "libhadron-target-amd-compiler.so",
+                                  plugin::DeviceTable<amd::AmdPlugin>::table);
 }

@@ -1,28 +1,26 @@
 //===- HostCompiler.cpp - The host target's compiler part -----------------===//
 //
-// The shared front half (hadron/Compiler/Pipeline.h, with HostHooks) gives
-// LLVM IR; the host's back half cuts the tiles (vectors of a lane per element
-// of the CTA's tile) into register-sized chunks (SplitWideVectors.h),
-// optimises it at O3 for the arch's CPU, emits
-// an object, and links it with the conversion helpers (HostBuiltins.h) by
-// ld.lld -shared into the ELF the host runtime part dlopens. Exported through
-// `hadron_compiler_entry`.
+// A TargetCompiler (hadron/Compiler/TargetCompiler.h): the shared front half
+// with HostHooks gives LLVM IR; the host's steps cut the tiles (vectors of a
+// lane per element of the CTA's tile) into register-sized chunks
+// (SplitWideVectors.h) before the base optimises it at O3 for the arch's CPU
+// and emits an object, which package links with the conversion helpers
+// (HostBuiltins.h) by ld.lld -shared into the ELF the host runtime part
+// dlopens. Exported through `hadron_compiler_entry`.
 //
-// Archs: "native" is the compiling machine's CPU with all its features (the
-// default: a JIT compiles where it runs); "x86-64", "x86-64-v2", "x86-64-v3"
-// and "x86-64-v4" are the psABI's generic levels, for binaries that must run
-// on other machines. The binary records its arch in `__hd_host_arch`
-// (HostKernelABI.h) and the runtime part refuses a level this CPU lacks.
+// The archs and a CTA's limits are the model's (model/HostModel.h). The
+// binary records its arch in `__hd_host_arch` (HostKernelABI.h) and the
+// runtime part refuses a level this CPU lacks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostBuiltins.h"
 #include "HostHooks.h"
 #include "HostKernelABI.h"
+#include "HostModel.h"
 #include "OutlineMaskedAccesses.h"
 #include "SplitWideVectors.h"
-#include "hadron/Compiler/Backend.h"
-#include "hadron/Compiler/Pipeline.h"
+#include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
 
@@ -46,27 +44,14 @@ using namespace mlir;
 
 namespace {
 
-/// The CPU an arch compiles for: empty for the machine's own ("native").
-struct HostArch {
-  std::string name; ///< as the descriptor lists it
-  std::string cpu;  ///< LLVM's CPU name; empty = this machine's
-  unsigned vectorBytes;
-};
+using hadron::host::ArchModel;
 
-std::optional<HostArch> hostArch(const char *arch) {
-  std::string name = arch && *arch ? arch : "native";
-  if (name == "native") {
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    unsigned bytes = features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
-    return HostArch{name, "", bytes};
-  }
-  if (name == "x86-64" || name == "x86-64-v2")
-    return HostArch{name, name, 16};
-  if (name == "x86-64-v3")
-    return HostArch{name, name, 32};
-  if (name == "x86-64-v4")
-    return HostArch{name, name, 64};
-  return std::nullopt;
+/// The widest vector register of `arch`; for "native" this CPU's.
+unsigned vectorBytes(const ArchModel &arch) {
+  if (arch.vectorBytes)
+    return arch.vectorBytes;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") ? 64 : features.lookup("avx") ? 32 : 16;
 }
 
 /// Rewrites every f32 -> bf16 truncation into integer operations that round to
@@ -166,68 +151,75 @@ void recordArch(llvm::Module &module, const std::string &arch) {
   var->setVisibility(llvm::GlobalValue::DefaultVisibility);
 }
 
-/// The target attribute the host fills: any warp size up to 64 runs (lanes
-/// are folded into registers), num_warps comes from the kernel's module.
-hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const HostArch &arch) {
-  static const unsigned warpSizes[] = {1, 2, 4, 8, 16, 32, 64};
-  std::string cpu = arch.cpu.empty() ? llvm::sys::getHostCPUName().str() : arch.cpu;
-  return hadron::hd::TargetAttr::get(ctx, "host", cpu, warpSizes,
-                                     numWarps, /*maxThreadsPerCTA=*/65536,
-                                     /*sharedMemoryBytes=*/1 << 20);
+/// The target attribute the host fills from the model; num_warps comes
+/// from the kernel's module.
+hadron::hd::TargetAttr hostTarget(MLIRContext *ctx, unsigned numWarps, const ArchModel &arch) {
+  std::string cpu = *arch.cpu ? arch.cpu : llvm::sys::getHostCPUName().str();
+  return hadron::hd::TargetAttr::get(ctx, "host", cpu, hadron::host::kWarpSizes, numWarps,
+                                     hadron::host::kMaxThreadsPerCta,
+                                     hadron::host::kSharedBytesPerCta);
 }
 
-hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *options,
-                  hd_compiled_module **out, hd_error *err) {
-  if (!ir || !out)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "host compile: ir and out must not be null");
-  auto fail = [&](const std::string &what) {
-    return hadron::reportError(err, HD_ERROR_COMPILE, "host compile: " + what);
-  };
-  hadron::PipelineOptions opts = hadron::PipelineOptions::from(options);
-  std::optional<HostArch> arch = hostArch(options ? options->arch : nullptr);
-  if (!arch)
-    return hadron::reportError(
-        err, HD_ERROR_INVALID_ARGUMENT,
-        std::string("host compile: no arch '") + options->arch +
-            "'; the host compiles for native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4");
-  hadron::host::HostHooks hooks(arch->vectorBytes);
-  hadron::PipelineTarget target{
-      "host",
-      [&](MLIRContext *ctx, unsigned numWarps) { return hostTarget(ctx, numWarps, *arch); },
-      hooks, /*warpSize=*/1};
-  hadron::Result<hadron::LoweredModule> lowered =
-      hadron::lowerToLLVM(llvm::StringRef(ir, irSize), target, opts);
-  if (!lowered)
-    return hadron::reportError(err, HD_ERROR_COMPILE, lowered.error());
-  llvm::Module &module = *lowered.value().llvmModule;
+class HostCompiler : public hadron::TargetCompiler {
+public:
+  HostCompiler() : TargetCompiler("host") {}
 
-  auto machine = hadron::createNativeTargetMachine(opts.optLevel, arch->cpu);
-  if (!machine)
-    return fail(machine.error());
-  module.setDataLayout((*machine)->createDataLayout());
-  hadron::host::splitWideVectors(module, std::max(4u, arch->vectorBytes / 4));
-  hadron::host::outlineMaskedAccesses(module, **machine);
-  truncateToBf16InIntegers(module);
-  expandVectorExp(module);
-  recordArch(module, arch->name);
-  auto code = hadron::generateCode(module, **machine, opts);
-  if (!code)
-    return fail(code.error());
-  auto builtins = hadron::host::builtinsObject(**machine);
-  if (!builtins)
-    return fail(builtins.error());
-  auto binary = hadron::linkSharedObject(HADRON_LLD_PATH, {code->object, *builtins});
-  if (!binary)
-    return fail(binary.error());
-  *out = hadron::makeCompiledModule(*binary, code->assembly, code->llvmIR, lowered->kernels);
-  if (!*out)
-    return hadron::reportError(err, HD_ERROR_OUT_OF_MEMORY, "host compile: out of memory");
-  return HD_OK;
-}
+protected:
+  std::vector<std::string> archNames() const override {
+    return hadron::archNamesOf(hadron::host::archModels());
+  }
+
+  hadron::Status selectArch(const std::string &name) override {
+    arch = hadron::host::findArch(name);
+    vectorWidth = vectorBytes(*arch);
+    hooks.emplace(vectorWidth);
+    return {};
+  }
+
+  hadron::PipelineTarget pipelineTarget() override {
+    return {
+        "host",
+        [this](MLIRContext *ctx, unsigned numWarps) { return hostTarget(ctx, numWarps, *arch); },
+        *hooks, /*warpSize=*/1};
+  }
+
+  hadron::Result<std::unique_ptr<llvm::TargetMachine>> createMachine(unsigned optLevel) override {
+    hadron::MachineSpec spec; // this process's triple; cpu empty: this machine's
+    spec.cpu = arch->cpu;
+    spec.positionIndependent = true;
+    return hadron::createTargetMachine(spec, optLevel);
+  }
+
+  hadron::Status lowerModule(llvm::Module &module, llvm::TargetMachine &machine) override {
+    hadron::host::splitWideVectors(module, std::max(4u, vectorWidth / 4));
+    hadron::host::outlineMaskedAccesses(module, machine);
+    truncateToBf16InIntegers(module);
+    expandVectorExp(module);
+    recordArch(module, arch->arch);
+    return {};
+  }
+
+  /// The object linked with the conversion helpers into the ELF the runtime
+  /// part dlopens.
+  hadron::Result<std::string> package(hadron::GeneratedCode &code,
+                                      llvm::TargetMachine &machine) override {
+    auto builtins = hadron::host::builtinsObject(machine);
+    if (!builtins)
+      return builtins;
+    return hadron::linkSharedObject(HADRON_LLD_PATH, {code.object, *builtins});
+  }
+
+private:
+  const ArchModel *arch = nullptr;
+  unsigned vectorWidth = 0;
+  std::optional<hadron::host::HostHooks> hooks;
+};
 
 const hd_compiler_table kTable = {
-    sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
+    sizeof(hd_compiler_table),
+    HADRON_PLUGIN_ABI_MAJOR,
+    HADRON_PLUGIN_ABI_MINOR,
+    hadron::compileWith<HostCompiler>,
     hadron::releaseCompiledModule,
     // No matrix instructions: a CTA runs as one thread here, and hd.dot on any
     // #hd.mma layout (another target's instruction) becomes FMAs.

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostModel.h"
 #include "HostRuntime.h"
 
 #include "HostKernelABI.h"
@@ -26,14 +27,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-struct hd_plugin_module {
-  void *handle = nullptr;
-  int fd = -1; // the memfd, kept open while loaded; -1 for the file fallback
-};
-
 namespace hadron::host {
 
 namespace {
+
+struct HostModule : hd_plugin_module {
+  void *handle = nullptr;
+  int fd = -1; // the memfd, kept open while loaded; -1 for the file fallback
+};
 
 bool writeAll(int fd, const void *data, uint64_t size) {
   const char *p = static_cast<const char *>(data);
@@ -63,20 +64,21 @@ bool pathInUse(const std::string &path) {
 // `why` says so.
 bool cpuRuns(const char *arch, std::string &why) {
   std::string a(arch, strnlen(arch, 32));
-  bool runs;
-  if (a == "native" || a == "x86-64")
-    return true;
-#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 12)
-  __builtin_cpu_init();
-  if (a == "x86-64-v2")
-    runs = __builtin_cpu_supports("x86-64-v2");
-  else if (a == "x86-64-v3")
-    runs = __builtin_cpu_supports("x86-64-v3");
-  else if (a == "x86-64-v4")
-    runs = __builtin_cpu_supports("x86-64-v4");
-  else {
+  const ArchModel *model = findArch(a);
+  if (!model) {
     why = "it was compiled for arch '" + a + "', which this runtime does not know";
     return false;
+  }
+  if (model->level <= 1) // native, or the baseline every x86-64 has
+    return true;
+  bool runs;
+#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 12)
+  __builtin_cpu_init();
+  // __builtin_cpu_supports takes only a literal.
+  switch (model->level) {
+  case 2: runs = __builtin_cpu_supports("x86-64-v2"); break;
+  case 3: runs = __builtin_cpu_supports("x86-64-v3"); break;
+  default: runs = __builtin_cpu_supports("x86-64-v4"); break;
   }
 #else
   why = "it was compiled for arch '" + a + "', which this runtime cannot check";
@@ -103,8 +105,7 @@ hd_status checkElf(const void *binary, uint64_t size, hd_error *err) {
   return HD_OK;
 }
 
-hd_status loadFromMemfd(const void *binary, uint64_t size, hd_plugin_module &m,
-                        std::string &dlerr) {
+hd_status loadFromMemfd(const void *binary, uint64_t size, HostModule &m, std::string &dlerr) {
   int fd = ::memfd_create("hadron-host-module", MFD_CLOEXEC);
   if (fd < 0)
     return HD_ERROR_UNSUPPORTED;
@@ -132,8 +133,7 @@ hd_status loadFromMemfd(const void *binary, uint64_t size, hd_plugin_module &m,
   return HD_OK;
 }
 
-hd_status loadFromTempFile(const void *binary, uint64_t size, hd_plugin_module &m,
-                           std::string &dlerr) {
+hd_status loadFromTempFile(const void *binary, uint64_t size, HostModule &m, std::string &dlerr) {
   const char *tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/hadron-host-XXXXXX.so";
   int fd = ::mkstemps(path.data(), 3);
@@ -168,13 +168,10 @@ std::mutex &loaderMutex() {
 
 } // namespace
 
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
+hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out, hd_error *err) {
   if (hd_status s = checkElf(binary, size, err))
     return s;
-  auto *m = new (std::nothrow) hd_plugin_module;
+  auto *m = new (std::nothrow) HostModule;
   if (!m)
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
   std::string dlerr;
@@ -205,9 +202,8 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   return HD_OK;
 }
 
-hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
-  if (!module)
-    return HD_OK;
+hd_status moduleUnload(hd_plugin_module *base, hd_error *err) {
+  auto *module = static_cast<HostModule *>(base);
   std::lock_guard<std::mutex> lock(loaderMutex());
   int rc = ::dlclose(module->handle);
   const char *e = rc != 0 ? ::dlerror() : nullptr;
@@ -220,6 +216,6 @@ hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
   return HD_OK;
 }
 
-void *moduleHandle(hd_plugin_module *module) { return module->handle; }
+void *moduleHandle(hd_plugin_module *module) { return static_cast<HostModule *>(module)->handle; }
 
 } // namespace hadron::host

@@ -3,18 +3,16 @@
 // Device properties, and why they are what they are:
 //  - warp_size 1: lanes and warps are folded into registers by the host
 //    compiler part, so a CTA is one sequential call;
-//  - max_threads_per_cta 1024: the largest CTA the GPU targets accept, so a
-//    kernel written for a GPU launches unchanged (its warps are folded);
-//  - shared_bytes_per_cta 1 MiB: shared memory is a per-worker buffer in host
-//    memory, so the limit is a sanity bound, not a hardware one; 1 MiB stays
-//    within a core's L2 on current CPUs;
+//  - max_threads_per_cta and shared_bytes_per_cta: the model's
+//    (model/HostModel.h says why), which the compiler part verifies against;
 //  - arch "native": the machine the compiler part runs on, x86-64 with this
 //    CPU's features (a JIT for this device compiles on this device); the
-//    generic levels x86-64, x86-64-v2..v4 compile binaries for other
+//    model's generic levels x86-64, x86-64-v2..v4 compile binaries for other
 //    machines, and a level this CPU lacks is refused at load.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostModel.h"
 #include "HostRuntime.h"
 
 #include <chrono>
@@ -22,9 +20,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <sched.h>
 #include <unistd.h>
@@ -37,12 +37,6 @@ unsigned hostCoreCount() {
     return static_cast<unsigned>(CPU_COUNT(&set));
   unsigned n = std::thread::hardware_concurrency();
   return n ? n : 1;
-}
-
-hd_status checkDevice(uint32_t device, hd_error *err) {
-  if (device != 0)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "host has one device (0), got device %u", device);
-  return HD_OK;
 }
 
 std::string cpuModelName() {
@@ -64,155 +58,122 @@ using namespace hadron::host;
 
 namespace {
 
-constexpr uint64_t kSharedBytesPerCta = 1u << 20;
-constexpr uint32_t kMaxThreadsPerCta = 1024;
-
 uint64_t sysconfBytes(int name) {
   long v = sysconf(name);
   return v > 0 ? static_cast<uint64_t>(v) : 0;
 }
 
-hd_status hostInit(hd_error *) { return HD_OK; }
-
-uint32_t hostDeviceCount() { return 1; }
-
-hd_status hostDeviceInfo(uint32_t device, hd_device_info *info, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  hd_device_info host{};
-  unsigned cores = hostCoreCount();
-  std::string model = cpuModelName();
-  std::snprintf(host.name, sizeof(host.name), "host (%u cores%s%s)", cores,
-                model.empty() ? "" : ", ", model.c_str());
-  std::snprintf(host.arch, sizeof(host.arch), "native");
-  host.warp_size = 1;
-  host.max_threads_per_cta = kMaxThreadsPerCta;
-  host.shared_bytes_per_cta = kSharedBytesPerCta;
-  host.global_bytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
-  host.compute_units = cores;
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-  host.l1_bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
-  host.l2_bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  return hadron::plugin::copyDeviceInfo(host, info, err);
-}
-
-hd_status hostMemAlloc(uint32_t device, uint64_t bytes, hd_device_ptr *out, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  // Round up to the alignment (aligned_alloc requires it) and never ask for
-  // 0 bytes, so every buffer has its own address.
-  uint64_t rounded = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
-  if (rounded < bytes)
-    return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: too large",
-                static_cast<unsigned long long>(bytes));
-  void *p = std::aligned_alloc(64, rounded);
-  if (!p)
-    return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: out of memory",
-                static_cast<unsigned long long>(bytes));
-  *out = reinterpret_cast<hd_device_ptr>(p);
-  return HD_OK;
-}
-
-hd_status hostMemFree(uint32_t device, hd_device_ptr ptr, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::free(reinterpret_cast<void *>(ptr));
-  return HD_OK;
-}
-
-hd_status hostCopyToDevice(uint32_t device, hd_device_ptr dst, const void *src, uint64_t bytes,
-                           hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
-  return HD_OK;
-}
-
-hd_status hostCopyToHost(uint32_t device, void *dst, hd_device_ptr src, uint64_t bytes,
-                         hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-  return HD_OK;
-}
-
-// Launches finish before they return, so synchronising has nothing to wait
-// for.
-hd_status hostSynchronize(uint32_t device, hd_error *err) { return checkDevice(device, err); }
-
-} // namespace
-
 // Events are steady_clock timestamps taken when recorded; since launches are
 // synchronous, a timestamp marks the completion of everything before it.
-struct hd_plugin_event {
+struct HostEvent : hd_plugin_event {
   std::chrono::steady_clock::time_point at;
-  bool recorded = false;
 };
 
-namespace {
+class HostDevice : public hadron::plugin::Device {
+public:
+  HostDevice() {
+    unsigned cores = hostCoreCount();
+    std::string model = cpuModelName();
+    std::snprintf(info.name, sizeof(info.name), "host (%u cores%s%s)", cores,
+                  model.empty() ? "" : ", ", model.c_str());
+    std::snprintf(info.arch, sizeof(info.arch), "%s", archModels().front().arch);
+    info.warp_size = 1;
+    info.max_threads_per_cta = kMaxThreadsPerCta;
+    info.shared_bytes_per_cta = kSharedBytesPerCta;
+    info.global_bytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
+    info.compute_units = cores;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+    info.l1_bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
+    info.l2_bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  }
 
-hd_status hostEventCreate(uint32_t device, hd_plugin_event **out, hd_error *err) {
-  if (hd_status s = checkDevice(device, err))
-    return s;
-  *out = new (std::nothrow) hd_plugin_event;
-  return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
-}
+  hd_status memAlloc(uint64_t bytes, hd_device_ptr *out, hd_error *err) override {
+    // Round up to the alignment (aligned_alloc requires it) and never ask
+    // for 0 bytes, so every buffer has its own address.
+    uint64_t rounded = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+    if (rounded < bytes)
+      return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: too large",
+                  static_cast<unsigned long long>(bytes));
+    void *p = std::aligned_alloc(64, rounded);
+    if (!p)
+      return fail(err, HD_ERROR_OUT_OF_MEMORY, "host allocation of %llu bytes: out of memory",
+                  static_cast<unsigned long long>(bytes));
+    *out = reinterpret_cast<hd_device_ptr>(p);
+    return HD_OK;
+  }
 
-hd_status hostEventRecord(hd_plugin_event *event, hd_error *) {
-  event->at = std::chrono::steady_clock::now();
-  event->recorded = true;
-  return HD_OK;
-}
+  hd_status memFree(hd_device_ptr ptr, hd_error *) override {
+    std::free(reinterpret_cast<void *>(ptr));
+    return HD_OK;
+  }
 
-hd_status hostEventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                             hd_error *err) {
-  if (!start->recorded || !end->recorded)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "event_elapsed_ms: the %s event was never recorded",
-                start->recorded ? "end" : "start");
-  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
-  return HD_OK;
-}
+  hd_status copyToDevice(hd_device_ptr dst, const void *src, uint64_t bytes, hd_error *) override {
+    std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+    return HD_OK;
+  }
 
-hd_status hostEventDestroy(hd_plugin_event *event, hd_error *) {
-  delete event;
-  return HD_OK;
-}
+  hd_status copyToHost(void *dst, hd_device_ptr src, uint64_t bytes, hd_error *) override {
+    std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+    return HD_OK;
+  }
 
-const hd_runtime_table kRuntimeTable = {
-    sizeof(hd_runtime_table),
-    hostInit,
-    hostDeviceCount,
-    hostDeviceInfo,
-    hostMemAlloc,
-    hostMemFree,
-    hostCopyToDevice,
-    hostCopyToHost,
-    moduleLoad,
-    moduleUnload,
-    launch,
-    hostSynchronize,
-    hostEventCreate,
-    hostEventRecord,
-    hostEventElapsedMs,
-    hostEventDestroy,
+  hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
+                       hd_error *err) override {
+    return hadron::host::moduleLoad(binary, size, out, err);
+  }
+
+  hd_status moduleUnload(hd_plugin_module *module, hd_error *err) override {
+    return hadron::host::moduleUnload(module, err);
+  }
+
+  hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
+                   const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
+                   hd_error *err) override {
+    return hadron::host::launch(module, signature, grid, args, dynamicSharedBytes, err);
+  }
+
+  // Launches finish before they return, so synchronising has nothing to
+  // wait for.
+  hd_status synchronize(hd_error *) override { return HD_OK; }
+
+  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
+    *out = new (std::nothrow) HostEvent;
+    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
+  }
+
+  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
+    static_cast<HostEvent *>(event)->at = std::chrono::steady_clock::now();
+    return HD_OK;
+  }
+
+  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                           hd_error *) override {
+    *ms = std::chrono::duration<float, std::milli>(static_cast<HostEvent *>(end)->at -
+                                                   static_cast<HostEvent *>(start)->at)
+              .count();
+    return HD_OK;
+  }
+
+  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
+    delete event;
+    return HD_OK;
+  }
 };
 
-const char *const kArchs[] = {"native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", nullptr};
-
-const hd_plugin_descriptor kDescriptor = {
-    sizeof(hd_plugin_descriptor),
-    HADRON_PLUGIN_ABI_MAJOR,
-    HADRON_PLUGIN_ABI_MINOR,
-    "host",
-    "native",
-    kArchs,
-    "libhadron-target-host-compiler.so",
-    &kRuntimeTable,
+struct HostPlugin {
+  static constexpr const char *name = "host";
+  static hadron::plugin::DeviceList discover() {
+    hadron::plugin::DeviceList list;
+    list.devices.push_back(std::make_unique<HostDevice>());
+    return list;
+  }
 };
 
 } // namespace
 
 extern "C" HADRON_PLUGIN_EXPORT const hd_plugin_descriptor *hadron_plugin_entry(void) {
-  return &kDescriptor;
+  using namespace hadron;
+  return &plugin::modelDescriptor("host", host::archModels(), "libhadron-target-host-compiler.so",
+                                  plugin::DeviceTable<HostPlugin>::table);
 }

@@ -2,13 +2,15 @@
 //
 // The host target runs kernels on the CPU that loads it. Device 0 is the
 // machine; its memory is host memory (a device pointer is a host address).
-// Functions are those of hd_runtime_table, split over the files of this
-// folder.
+// Its one plugin::Device (HostPlugin.cpp) answers the runtime table, which
+// is the SDK's DeviceTable; modules and launches are in the other files of
+// this folder.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
 #define HADRON_TARGETS_HOST_RUNTIME_HOSTRUNTIME_H
 
+#include "hadron/plugin/DeviceTable.h"
 #include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
@@ -24,11 +26,9 @@ std::string cpuModelName();
 
 using plugin::fail;
 
-/// Checks that `device` is 0, the one host device.
-hd_status checkDevice(uint32_t device, hd_error *err);
-
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err);
+/// The device's moduleLoad and moduleUnload: an ELF shared object loaded
+/// with dlopen (from a memfd where the kernel has them).
+hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out, hd_error *err);
 hd_status moduleUnload(hd_plugin_module *module, hd_error *err);
 hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                  const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,

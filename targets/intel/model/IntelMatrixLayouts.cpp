@@ -24,6 +24,7 @@
 #include "IntelModel.h"
 
 #include "hadron/Layout/LinearLayout.h"
+#include "hadron/Layout/MatrixInstrText.h"
 
 #include <utility>
 
@@ -103,32 +104,12 @@ Result<LinearLayout> fragmentLayout(const DpasInstr &instr, MatrixOperand operan
   return build(std::move(registers), std::move(lanes), rows, cols);
 }
 
-namespace {
-std::string basesText(const LinearLayout &layout, const char *in) {
-  std::string s = "[";
-  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
-    const LinearLayout::Basis &b = layout.getBasis(in, i);
-    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
-  }
-  return s + "]";
-}
-} // namespace
-
 Result<std::string> matrixInstrAttribute(const DpasInstr &instr) {
-  std::string text = std::string("#hd.matrix_instr<{name = \"") + instr.name + "\", shape = [" +
-                     std::to_string(instr.m) + ", " + std::to_string(instr.n) + ", " +
-                     std::to_string(instr.k) + "], aType = " + instr.aType +
-                     ", bType = " + instr.bType + ", accType = " + instr.accType;
-  const std::pair<const char *, MatrixOperand> operands[] = {
-      {"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}};
-  for (auto [key, operand] : operands) {
-    Result<LinearLayout> fragment = fragmentLayout(instr, operand);
-    if (!fragment)
-      return Error(fragment.error());
-    text += std::string(", ") + key + " = {register = " + basesText(*fragment, "register") +
-            ", lane = " + basesText(*fragment, "lane") + "}";
-  }
-  return text + "}>";
+  MatrixInstrText text{
+      instr.name, {instr.m, instr.n, instr.k}, {instr.aType, instr.bType, instr.accType}, {}};
+  return matrixInstrAttributeText<MatrixOperand>(
+      text, {{"a", MatrixOperand::A}, {"b", MatrixOperand::B}, {"acc", MatrixOperand::Accumulator}},
+      [&](MatrixOperand operand) { return fragmentLayout(instr, operand); });
 }
 
 } // namespace hadron::intel

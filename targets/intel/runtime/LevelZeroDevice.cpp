@@ -244,8 +244,8 @@ public:
                                                   bytes, nullptr, 0, nullptr),
                  "zeCommandListAppendMemoryCopy (device to host)", err, HD_ERROR_LAUNCH);
   }
-  hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
-                       hd_error *err) override {
+  hd_status loadSpirv(const void *binary, uint64_t size, hd_plugin_module **out,
+                      hd_error *err) override {
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
                           static_cast<size_t>(size), static_cast<const uint8_t *>(binary), "",
                           nullptr};

@@ -146,8 +146,8 @@ public:
                  "clEnqueueReadBuffer", err, HD_ERROR_LAUNCH);
   }
 
-  hd_status moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
-                       hd_error *err) override {
+  hd_status loadSpirv(const void *binary, uint64_t size, hd_plugin_module **out,
+                      hd_error *err) override {
     cl_int e = CL_SUCCESS;
     cl_program program = nullptr;
     const char *options = "";

@@ -3,32 +3,22 @@
 #include "NvidiaBackend.h"
 
 #include "hadron/Compiler/Backend.h"
-#include "hadron/Compiler/Pipeline.h"
+#include "hadron/Compiler/ToolRun.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IRReader/IRReader.h"
-#include "llvm/Linker/Linker.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstdlib>
 #include <map>
-#include <mutex>
-#include <optional>
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeNVPTXTarget();
@@ -39,7 +29,6 @@ namespace hadron::nvidia {
 
 namespace {
 
-constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 constexpr const char *kLibdeviceInToolkit = "nvvm/libdevice/libdevice.10.bc";
 
 bool isFile(const std::string &path) { return llvm::sys::fs::is_regular_file(path); }
@@ -86,31 +75,11 @@ std::string CudaToolkit::describeSearch() const {
   return text;
 }
 
-Result<std::unique_ptr<llvm::TargetMachine>> createNvptxTargetMachine(const std::string &arch,
-                                                                      unsigned optLevel) {
-  static std::once_flag initOnce;
-  std::call_once(initOnce, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
-  llvm::Triple triple(kTriple);
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return Error(std::string("this LLVM has no NVPTX backend: ") + error);
-  llvm::TargetOptions options;
-  // The minimum PTX ISA of the arch is what the backend emits by default
-  // (sm_80: 7.0 ... sm_100a: 8.6), which keeps old drivers able to JIT it.
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, arch, "", options, std::nullopt, std::nullopt,
-      optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
-      : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                      : llvm::CodeGenOptLevel::None));
-  if (!machine)
-    return Error("the NVPTX backend does not know arch " + arch);
-  return machine;
+void initializeNvptxBackend() {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
 }
 
 namespace {
@@ -147,11 +116,9 @@ bool needsLibdevice(const LibdeviceMath &m, llvm::Type *type) {
   return !(m.selectableForF32 && !type->getScalarType()->isDoubleTy());
 }
 
-/// Replaces every call of a table intrinsic that NVPTX cannot select with
-/// calls of the libdevice function, lane by lane for vectors; f16 and bf16
-/// are computed in f32. Returns the libdevice functions now called, each
-/// with the intrinsic it came from (for messages).
-std::map<std::string, std::string> rewriteMath(llvm::Module &module) {
+} // namespace
+
+std::map<std::string, std::string> useLibdeviceForMath(llvm::Module &module) {
   std::map<std::string, std::string> used;
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : module)
@@ -201,15 +168,12 @@ std::map<std::string, std::string> rewriteMath(llvm::Module &module) {
     call->replaceAllUsesWith(result);
     call->eraseFromParent();
   }
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      used.emplace(f.getName().str(), f.getName().str());
   return used;
 }
 
-/// NVPTX has no predicated vector load or store: it turns llvm.masked.load
-/// and .store into one branch and one scalar access per element. Where the
-/// whole vector is enabled, which is every vector but a tile's ragged edge,
-/// a plain vector access (ld.global.v4 / st.global.v4) does the same, so
-/// each masked access becomes
-///   all(mask) ? vector access : the masked access (scalarized).
 void splitMaskedAccesses(llvm::Module &module) {
   std::vector<llvm::IntrinsicInst *> accesses;
   for (llvm::Function &f : module)
@@ -246,29 +210,22 @@ void splitMaskedAccesses(llvm::Module &module) {
   }
 }
 
-Result<bool> linkLibdevice(llvm::Module &module, const std::string &path) {
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> lib = llvm::parseIRFile(path, diag, module.getContext());
-  if (!lib)
-    return Error("cannot read libdevice " + path + ": " + std::string(diag.getMessage()));
-  lib->setTargetTriple(module.getTargetTriple());
-  lib->setDataLayout(module.getDataLayout());
+Status linkLibdevice(llvm::Module &module, const CudaToolkit &toolkit,
+                     const std::map<std::string, std::string> &calls) {
+  if (calls.empty())
+    return {};
+  if (toolkit.libdevice.empty()) {
+    const auto &[fn, from] = *calls.begin();
+    return Error("the kernel needs libdevice for " + fn +
+                 (fn == from ? std::string() : " (from " + from + ")") + " but " +
+                 kLibdeviceInToolkit + " was not found; looked in: " + toolkit.describeSearch() +
+                 ". Install the CUDA toolkit or set CUDA_HOME");
+  }
   // Only what the kernels call, made internal so the optimiser inlines it
   // and drops the rest.
-  bool failed = llvm::Linker::linkModules(
-      module, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
-      [](llvm::Module &m, const llvm::StringSet<> &kept) {
-        llvm::internalizeModule(m, [&kept](const llvm::GlobalValue &gv) {
-          return !gv.hasName() || !kept.count(gv.getName());
-        });
-      });
-  if (failed)
-    return Error("linking libdevice " + path + " failed");
-  return true;
+  return linkBitcode(module, toolkit.libdevice, BitcodeLink::OnlyNeededInternalized);
 }
 
-/// The first function or global the module uses without defining that
-/// neither PTX nor the driver provide, as a message; "" when none.
 std::string unresolvedExtern(const llvm::Module &module) {
   for (const llvm::Function &f : module) {
     if (!f.isDeclaration() || f.use_empty())
@@ -290,96 +247,22 @@ std::string unresolvedExtern(const llvm::Module &module) {
   return "";
 }
 
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-
-Result<std::string> runPtxas(const std::string &ptxas, const std::string &arch,
+Result<std::string> runPtxas(const CudaToolkit &toolkit, const std::string &arch,
                              const std::string &ptx, unsigned optLevel) {
-  TempFile in, out, log;
-  int fd = -1;
-  if (llvm::sys::fs::createTemporaryFile("hadron-nvidia", "ptx", fd, in.path))
-    return Error("cannot create a temporary PTX file for ptxas");
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << ptx;
-  }
-  if (llvm::sys::fs::createTemporaryFile("hadron-nvidia", "cubin", out.path) ||
-      llvm::sys::fs::createTemporaryFile("hadron-nvidia", "log", log.path))
-    return Error("cannot create temporary files for ptxas");
-  std::string archFlag = "-arch=" + arch, opt = "-O" + std::to_string(optLevel);
-  llvm::SmallVector<llvm::StringRef> args{ptxas, archFlag, opt, "-o", out.path, in.path};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.path, log.path};
-  std::string launchError;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/600, 0, &launchError);
-  auto cubin = llvm::MemoryBuffer::getFile(out.path);
-  if (rc == 0 && cubin && (*cubin)->getBufferSize() > 0)
-    return (*cubin)->getBuffer().str();
-  std::string message = ptxas + " " + archFlag + " failed (exit " + std::to_string(rc) + ")";
-  if (!launchError.empty())
-    message += ": " + launchError;
-  if (auto printed = llvm::MemoryBuffer::getFile(log.path); printed && (*printed)->getBufferSize())
-    message += ":\n" + (*printed)->getBuffer().rtrim().str();
-  return Error(message);
-}
-
-} // namespace
-
-Result<NvptxCode> compileToPtx(llvm::Module &module, llvm::TargetMachine &machine,
-                               const std::string &arch, const CudaToolkit &toolkit,
-                               const PipelineOptions &options) {
-  module.setTargetTriple(machine.getTargetTriple());
-  module.setDataLayout(machine.createDataLayout());
-  // IEEE denormals, as nvcc without --ftz: libdevice's __nvvm_reflect reads it.
-  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
-
-  std::map<std::string, std::string> libdeviceCalls = rewriteMath(module);
-  for (const llvm::Function &f : module)
-    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
-      libdeviceCalls.emplace(f.getName().str(), f.getName().str());
-  if (!libdeviceCalls.empty()) {
-    if (toolkit.libdevice.empty()) {
-      const auto &[fn, from] = *libdeviceCalls.begin();
-      return Error("the kernel needs libdevice for " + fn +
-                   (fn == from ? std::string() : " (from " + from + ")") + " but " +
-                   kLibdeviceInToolkit + " was not found; looked in: " +
-                   toolkit.describeSearch() + ". Install the CUDA toolkit or set CUDA_HOME");
-    }
-    if (Result<bool> linked = linkLibdevice(module, toolkit.libdevice); !linked)
-      return Error(linked.error());
-  }
-
-  splitMaskedAccesses(module);
-  optimizeModule(module, machine, options.optLevel);
-  if (std::string missing = unresolvedExtern(module); !missing.empty())
-    return Error("the kernel calls " + missing +
-                 ", which nothing defines; PTX would fail to load with it");
-
-  NvptxCode code;
-  code.llvmIR = printModule(module);
-  dumpStage(options, "2-llvm.ll", [&](llvm::raw_ostream &os) { os << code.llvmIR; });
-  Result<std::string> ptx = emitCode(module, machine, EmitKind::Assembly);
-  if (!ptx)
-    return Error(ptx.error());
-  code.ptx = std::move(ptx).value();
-  dumpStage(options, "3-kernel.ptx", [&](llvm::raw_ostream &os) { os << code.ptx; });
-  if (toolkit.ptxas.empty()) {
-    // The driver JIT-compiles PTX at load: the binary works without ptxas.
-    code.binary = code.ptx;
-    return code;
-  }
-  Result<std::string> cubin = runPtxas(toolkit.ptxas, arch, code.ptx, std::min(options.optLevel, 3u));
-  if (!cubin)
-    return Error(cubin.error());
-  code.binary = std::move(cubin).value();
-  code.isCubin = true;
-  dumpStage(options, "4-kernel.cubin", [&](llvm::raw_ostream &os) { os << code.binary; });
-  return code;
+  ToolRun run("hadron-nvidia");
+  Result<std::string> in = run.input(ptx, "ptx");
+  if (!in)
+    return in;
+  Result<std::string> out = run.output("cubin");
+  if (!out)
+    return out;
+  std::string archFlag = "-arch=" + arch;
+  if (Status ran =
+          run.execute(toolkit.ptxas, {archFlag, "-O" + std::to_string(optLevel), "-o", *out, *in},
+                      /*timeoutSeconds=*/600, toolkit.ptxas + " " + archFlag);
+      !ran)
+    return Error(ran.error());
+  return run.read(*out, /*nonEmpty=*/true);
 }
 
 } // namespace hadron::nvidia

@@ -1,12 +1,13 @@
 //===- NvidiaBackend.h - LLVM IR to PTX and cubin ---------------*- C++ -*-===//
 //
-// The back half of an NVIDIA compilation:
+// The NVIDIA steps of the back half (NvidiaCompiler.cpp runs them in
+// TargetCompiler's flow):
 //
 //   LLVM IR -> math intrinsics NVPTX cannot select become libdevice calls
 //           -> libdevice linked (only what is used, internalized)
-//           -> O0..O3 with NVPTX's cost model (and NVVMReflect)
+//           -> (base) O0..O3 with NVPTX's cost model (and NVVMReflect)
 //           -> no unresolved extern left, else an error naming it
-//           -> NVPTX backend -> PTX -> ptxas -> cubin (when ptxas is found)
+//           -> (base) NVPTX backend -> PTX -> ptxas -> cubin (when ptxas is found)
 //
 // The CUDA toolkit is found at compile time: $CUDA_HOME when set (and only
 // there: pointing it at a directory without a toolkit compiles without
@@ -19,19 +20,15 @@
 #define HADRON_TARGETS_NVIDIA_COMPILER_NVIDIABACKEND_H
 
 #include "hadron/Support/Result.h"
+#include "hadron/Support/Status.h"
 
-#include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class Module;
-class TargetMachine;
 } // namespace llvm
-
-namespace hadron {
-struct PipelineOptions;
-}
 
 namespace hadron::nvidia {
 
@@ -46,22 +43,37 @@ struct CudaToolkit {
   std::string describeSearch() const;
 };
 
-/// An NVPTX TargetMachine for `arch` ("sm_90a"), codegen at `optLevel`.
-Result<std::unique_ptr<llvm::TargetMachine>> createNvptxTargetMachine(const std::string &arch,
-                                                                      unsigned optLevel);
+/// Registers LLVM's NVPTX backend (MachineSpec::initializeBackend).
+void initializeNvptxBackend();
 
-/// The compiled code.
-struct NvptxCode {
-  std::string llvmIR; ///< after linking and optimisation
-  std::string ptx;
-  std::string binary; ///< the cubin, or the PTX when no ptxas was found
-  bool isCubin = false;
-};
+/// Replaces every call of a math intrinsic NVPTX cannot select (it would
+/// abort code generation) with calls of its libdevice function, lane by lane
+/// for vectors; f16 and bf16 are computed in f32. Returns the libdevice
+/// functions the module now declares, each with the intrinsic it came from
+/// (for messages).
+std::map<std::string, std::string> useLibdeviceForMath(llvm::Module &module);
 
-/// Runs the back half on `module` (changed in place).
-Result<NvptxCode> compileToPtx(llvm::Module &module, llvm::TargetMachine &machine,
-                               const std::string &arch, const CudaToolkit &toolkit,
-                               const PipelineOptions &options);
+/// NVPTX has no predicated vector load or store: it turns llvm.masked.load
+/// and .store into one branch and one scalar access per element. Where the
+/// whole vector is enabled, which is every vector but a tile's ragged edge,
+/// a plain vector access (ld.global.v4 / st.global.v4) does the same, so
+/// each masked access becomes
+///   all(mask) ? vector access : the masked access (scalarized).
+void splitMaskedAccesses(llvm::Module &module);
+
+/// Links libdevice, only what the kernels call and internalized, when
+/// `calls` (from useLibdeviceForMath) is not empty; without libdevice in
+/// the toolkit that is an error naming the first call and where it looked.
+Status linkLibdevice(llvm::Module &module, const CudaToolkit &toolkit,
+                     const std::map<std::string, std::string> &calls);
+
+/// The first function or global the module uses without defining that
+/// neither PTX nor the driver provide, as a message; "" when none.
+std::string unresolvedExtern(const llvm::Module &module);
+
+/// The cubin ptxas makes of `ptx` for `arch` at -O`optLevel`.
+Result<std::string> runPtxas(const CudaToolkit &toolkit, const std::string &arch,
+                             const std::string &ptx, unsigned optLevel);
 
 } // namespace hadron::nvidia
 

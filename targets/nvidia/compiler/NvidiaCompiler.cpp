@@ -1,9 +1,10 @@
 //===- NvidiaCompiler.cpp - The NVIDIA target's compiler part -------------===//
 //
-// The shared front half (hadron/Compiler/Pipeline.h) lowers the kernel with
-// NvidiaHooks against the arch's #hd.target; after distribute the hooks'
-// intrinsic calls become NVVM ops; the back half (NvidiaBackend.h) makes
-// PTX and, with ptxas, a cubin. The compiled module's assembly is the PTX.
+// A TargetCompiler (hadron/Compiler/TargetCompiler.h): the shared front half
+// lowers the kernel with NvidiaHooks against the arch's #hd.target; after
+// distribute the hooks' intrinsic calls become NVVM ops; the steps of
+// NvidiaBackend.h bring libdevice in, and package makes a cubin with ptxas.
+// The compiled module's assembly is the PTX.
 // Exported through `hadron_compiler_entry`.
 //
 //===----------------------------------------------------------------------===//
@@ -15,14 +16,18 @@
 #include "../NvidiaKernelABI.h"
 #include "../model/NvidiaModel.h"
 
-#include "hadron/Compiler/Pipeline.h"
+#include "hadron/Compiler/MatrixInstructionTable.h"
+#include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,108 +37,122 @@ namespace {
 
 using hadron::nvidia::ArchModel;
 
-std::string listedArchs() {
-  std::string list;
-  for (const ArchModel &m : hadron::nvidia::archModels())
-    list += (list.empty() ? "" : ", ") + std::string(m.arch);
-  return list;
-}
+class NvidiaCompiler : public hadron::TargetCompiler {
+public:
+  NvidiaCompiler() : TargetCompiler("nvidia") {}
 
-hd_status compile(const char *ir, uint64_t irSize, const hd_compile_options *options,
-                  hd_compiled_module **out, hd_error *err) {
-  if (!ir || !out)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "nvidia compile: ir and out must not be null");
-  auto fail = [&](const std::string &what) {
-    return hadron::reportError(err, HD_ERROR_COMPILE, "nvidia compile: " + what);
-  };
-  hadron::PipelineOptions opts = hadron::PipelineOptions::from(options);
-  if (opts.arch.empty())
-    opts.arch = hadron::nvidia::archModels().front().arch;
-  const ArchModel *model = hadron::nvidia::findArch(opts.arch);
-  if (!model)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "nvidia compile: unknown arch '" + opts.arch +
-                                   "'; the nvidia target compiles for " + listedArchs());
+protected:
+  std::vector<std::string> archNames() const override {
+    return hadron::archNamesOf(hadron::nvidia::archModels());
+  }
 
-  hadron::nvidia::NvidiaHooks hooks(*model);
-  auto targetAttr = [model](MLIRContext *ctx, unsigned numWarps) {
-    const unsigned warpSizes[] = {model->warpSize};
-    // All shared memory is dynamic (NvidiaKernelABI.h), so a CTA may use
-    // up to the opt-in limit.
-    return hadron::hd::TargetAttr::get(ctx, "nvidia", model->arch, warpSizes, numWarps,
-                                       model->maxThreadsPerCTA, model->sharedBytesPerCTAOptIn);
-  };
-  hadron::PipelineTarget target{"nvidia", targetAttr, hooks, HD_NVIDIA_WARP_SIZE,
-                                hadron::nvidia::registerNvvm, hadron::nvidia::raiseToNvvm};
-  hadron::Result<hadron::LoweredModule> lowered =
-      hadron::lowerToLLVM(llvm::StringRef(ir, irSize), target, opts);
-  if (!lowered)
-    return hadron::reportError(err, HD_ERROR_COMPILE, lowered.error());
+  hadron::Status selectArch(const std::string &arch) override {
+    model = hadron::nvidia::findArch(arch);
+    hooks.emplace(*model);
+    return {};
+  }
 
-  auto machine = hadron::nvidia::createNvptxTargetMachine(opts.arch, opts.optLevel);
-  if (!machine)
-    return fail(machine.error());
+  hadron::PipelineTarget pipelineTarget() override {
+    const ArchModel *arch = model;
+    auto targetAttr = [arch](MLIRContext *ctx, unsigned numWarps) {
+      const unsigned warpSizes[] = {arch->warpSize};
+      // All shared memory is dynamic (NvidiaKernelABI.h), so a CTA may use
+      // up to the opt-in limit.
+      return hadron::hd::TargetAttr::get(ctx, "nvidia", arch->arch, warpSizes, numWarps,
+                                         arch->maxThreadsPerCTA, arch->sharedBytesPerCTAOptIn);
+    };
+    return {"nvidia",
+            targetAttr,
+            *hooks,
+            HD_NVIDIA_WARP_SIZE,
+            hadron::nvidia::registerNvvm,
+            hadron::nvidia::raiseToNvvm};
+  }
+
+  hadron::Result<std::unique_ptr<llvm::TargetMachine>> createMachine(unsigned optLevel) override {
+    // The minimum PTX ISA of the arch is what the backend emits by default
+    // (sm_80: 7.0 ... sm_100a: 8.6), which keeps old drivers able to JIT it.
+    hadron::MachineSpec spec;
+    spec.triple = "nvptx64-nvidia-cuda";
+    spec.cpu = model->arch;
+    spec.initializeBackend = hadron::nvidia::initializeNvptxBackend;
+    spec.backendName = "NVPTX";
+    return hadron::createTargetMachine(spec, optLevel);
+  }
+
+  hadron::Status lowerModule(llvm::Module &module, llvm::TargetMachine &) override {
+    // IEEE denormals, as nvcc without --ftz: libdevice's __nvvm_reflect reads it.
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
+    libdeviceCalls = hadron::nvidia::useLibdeviceForMath(module);
+    hadron::nvidia::splitMaskedAccesses(module);
+    return {};
+  }
+
+  hadron::Status linkLibraries(llvm::Module &module) override {
+    return hadron::nvidia::linkLibdevice(module, toolkit, libdeviceCalls);
+  }
+
+  hadron::Status checkModule(llvm::Module &module) override {
+    if (std::string missing = hadron::nvidia::unresolvedExtern(module); !missing.empty())
+      return hadron::Error("the kernel calls " + missing +
+                           ", which nothing defines; PTX would fail to load with it");
+    return {};
+  }
+
+  /// PTX only: NVPTX emits no object.
+  hadron::Status emit(const llvm::Module &module, llvm::TargetMachine &machine,
+                      hadron::GeneratedCode &code) override {
+    hadron::Result<std::string> ptx = hadron::emitCode(module, machine, hadron::EmitKind::Assembly);
+    if (!ptx)
+      return hadron::Error(ptx.error());
+    code.assembly = std::move(ptx).value();
+    return {};
+  }
+  llvm::StringRef assemblySuffix() const override { return "ptx"; }
+
+  /// The cubin from ptxas, or without ptxas the PTX itself, which the
+  /// driver JIT-compiles at load.
+  hadron::Result<std::string> package(hadron::GeneratedCode &code, llvm::TargetMachine &) override {
+    if (toolkit.ptxas.empty())
+      return code.assembly;
+    hadron::Result<std::string> cubin = hadron::nvidia::runPtxas(
+        toolkit, model->arch, code.assembly, std::min(options().optLevel, 3u));
+    if (cubin)
+      hadron::dumpStage(options(), "4-kernel.cubin", [&](llvm::raw_ostream &os) { os << *cubin; });
+    return cubin;
+  }
+
+private:
+  const ArchModel *model = nullptr;
+  std::optional<hadron::nvidia::NvidiaHooks> hooks;
   hadron::nvidia::CudaToolkit toolkit = hadron::nvidia::CudaToolkit::find();
-  auto code = hadron::nvidia::compileToPtx(*lowered.value().llvmModule, **machine, opts.arch,
-                                            toolkit, opts);
-  if (!code)
-    return fail(opts.arch + ": " + code.error());
-  *out = hadron::makeCompiledModule(code->binary, code->ptx, code->llvmIR, lowered->kernels);
-  if (!*out)
-    return hadron::reportError(err, HD_ERROR_OUT_OF_MEMORY, "nvidia compile: out of memory");
-  return HD_OK;
-}
-
-/// The #hd.matrix_instr texts of one arch: its mma.sync instructions (wgmma
-/// is issued from shared memory and has no such attribute).
-struct ArchMatrixInstructions {
-  std::vector<std::string> texts;
-  std::vector<const char *> list; ///< NULL-terminated view of texts
-  std::string error;              ///< an instruction the model cannot describe
+  std::map<std::string, std::string> libdeviceCalls;
 };
 
+/// The #hd.matrix_instr texts of every arch: its mma.sync instructions
+/// (wgmma is issued from shared memory and has no such attribute).
 hd_status matrixInstructions(const char *arch, const char *const **out, hd_error *err) {
-  if (!out)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               "nvidia matrix_instructions: out must not be null");
-  const ArchModel *model = hadron::nvidia::findArch(
-      arch ? arch : hadron::nvidia::archModels().front().arch);
-  if (!model)
-    return hadron::reportError(err, HD_ERROR_INVALID_ARGUMENT,
-                               std::string("nvidia matrix_instructions: unknown arch '") + arch +
-                                   "'; the nvidia target compiles for " + listedArchs());
-  // Built once for every arch, so the pointers handed out live as long as
-  // the library.
-  static const std::map<std::string, ArchMatrixInstructions> byArch = [] {
-    std::map<std::string, ArchMatrixInstructions> all;
-    for (const ArchModel &m : hadron::nvidia::archModels()) {
-      ArchMatrixInstructions &a = all[m.arch];
-      for (const hadron::nvidia::MatrixInstr *instr : hadron::nvidia::matrixInstructions(m))
-        if (instr->family == hadron::nvidia::MatrixFamily::MmaSync) {
+  static const hadron::MatrixInstructionTable table(
+      "nvidia", hadron::archNamesOf(hadron::nvidia::archModels()),
+      [](const std::string &name) -> hadron::Result<std::vector<std::string>> {
+        std::vector<std::string> texts;
+        for (const hadron::nvidia::MatrixInstr *instr :
+             hadron::nvidia::matrixInstructions(*hadron::nvidia::findArch(name))) {
+          if (instr->family != hadron::nvidia::MatrixFamily::MmaSync)
+            continue;
           hadron::Result<std::string> text = hadron::nvidia::matrixInstrAttribute(*instr);
-          if (text)
-            a.texts.push_back(*text);
-          else
-            a.error = text.error();
+          if (!text)
+            return hadron::Error(text.error());
+          texts.push_back(*text);
         }
-      for (const std::string &t : a.texts)
-        a.list.push_back(t.c_str());
-      a.list.push_back(nullptr);
-    }
-    return all;
-  }();
-  const ArchMatrixInstructions &a = byArch.at(model->arch);
-  if (!a.error.empty())
-    return hadron::reportError(err, HD_ERROR_INTERNAL,
-                               std::string("nvidia matrix_instructions: ") + a.error);
-  *out = a.list.data();
-  return HD_OK;
+        return texts;
+      });
+  return table.lookup(arch, out, err);
 }
 
 const hd_compiler_table kTable = {
-    sizeof(hd_compiler_table), HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, compile,
-    hadron::releaseCompiledModule, matrixInstructions,
+    sizeof(hd_compiler_table),           HADRON_PLUGIN_ABI_MAJOR,       HADRON_PLUGIN_ABI_MINOR,
+    hadron::compileWith<NvidiaCompiler>, hadron::releaseCompiledModule, matrixInstructions,
 };
 
 } // namespace

@@ -16,6 +16,8 @@
 
 #include "NvidiaModel.h"
 
+#include "hadron/Layout/MatrixInstrText.h"
+
 #include <utility>
 
 namespace hadron::nvidia {
@@ -130,25 +132,6 @@ std::string mlirType(const std::string &type) {
   return type;
 }
 
-std::string basesText(const LinearLayout &layout, const char *in) {
-  std::string s = "[";
-  for (int i = 0; i < layout.getInDimSizeLog2(in); ++i) {
-    const LinearLayout::Basis &b = layout.getBasis(in, i);
-    s += (i ? ", [" : "[") + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "]";
-  }
-  return s + "]";
-}
-} // namespace
-
-namespace {
-std::string fragmentText(const LinearLayout &fragment) {
-  std::string text = "{register = " + basesText(fragment, "register") +
-                     ", lane = " + basesText(fragment, "lane");
-  if (fragment.getInDimSizeLog2("warp") > 0)
-    text += ", warp = " + basesText(fragment, "warp");
-  return text + "}";
-}
-
 /// "wgmma.m64nNk16.bf16" with N spelled out.
 std::string concreteName(const MatrixInstr &instr, unsigned n) {
   std::string name = instr.name;
@@ -165,11 +148,10 @@ Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n,
                                          bool aInRegisters) {
   const bool group = instr.family == MatrixFamily::Wgmma;
   unsigned cols = group ? (n ? n : instr.n) : instr.n;
-  std::string text = std::string("#hd.matrix_instr<{name = \"") + concreteName(instr, cols) +
-                     "\", shape = [" + std::to_string(instr.m) + ", " + std::to_string(cols) +
-                     ", " + std::to_string(instr.k) + "], aType = " + mlirType(instr.aType) +
-                     ", bType = " + mlirType(instr.bType) +
-                     ", accType = " + mlirType(instr.accType);
+  MatrixInstrText text{concreteName(instr, cols),
+                       {instr.m, cols, instr.k},
+                       {mlirType(instr.aType), mlirType(instr.bType), mlirType(instr.accType)},
+                       {}};
   std::vector<std::pair<const char *, MatrixOperand>> operands = {
       {"acc", MatrixOperand::Accumulator}};
   if (!group)
@@ -180,9 +162,9 @@ Result<std::string> matrixInstrAttribute(const MatrixInstr &instr, unsigned n,
     Result<LinearLayout> fragment = fragmentLayout(instr, operand, group ? cols : 0);
     if (!fragment)
       return Error(fragment.error());
-    text += std::string(", ") + key + " = " + fragmentText(*fragment);
+    text.fragments.emplace_back(key, *fragment);
   }
-  return text + "}>";
+  return matrixInstrAttributeText(text);
 }
 
 Result<NamedMatrixInstr> parseMatrixInstrName(std::string_view name) {

@@ -1,17 +1,17 @@
 //===- Backend.h - LLVM back-end steps that targets share -------*- C++ -*-===//
 //
 // After lowerToLLVM (Pipeline.h) a target has an llvm::Module. These are the
-// steps most back halves take from there, independent of the machine: run
-// LLVM's default optimisation pipeline, emit assembly or an object through a
-// TargetMachine (the target's own, or one for the CPU compiling, which is
-// what targets that run on that CPU use), and link an object into a shared
-// library with an ld.lld executable.
+// LLVM steps TargetCompiler (TargetCompiler.h) and the targets' own steps
+// take from there, independent of the machine: make a TargetMachine, link
+// a bitcode library, run LLVM's default optimisation pipeline, emit assembly
+// or an object, and link objects into a shared library with ld.lld.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_COMPILER_BACKEND_H
 #define HADRON_COMPILER_BACKEND_H
 
 #include "hadron/Support/Result.h"
+#include "hadron/Support/Status.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -26,16 +26,32 @@ class TargetMachine;
 
 namespace hadron {
 
-struct PipelineOptions;
+/// What createTargetMachine builds a machine for.
+struct MachineSpec {
+  /// The target triple; empty for this process's own (the host CPU).
+  std::string triple;
+  /// The CPU (LLVM's processor name: "sm_90a", "gfx942", "x86-64-v3"). For
+  /// the host triple, empty is the CPU this process runs on, with all its
+  /// features; elsewhere empty is the backend's generic CPU.
+  std::string cpu;
+  /// Subtarget features ("+wavefrontsize64"), added to the CPU's.
+  std::string features;
+  /// Position-independent code (for what ld.lld links into a shared object).
+  bool positionIndependent = false;
+  /// Registers the backend with LLVM (its LLVMInitialize*Target* calls);
+  /// called once per process. Unused for the host triple, whose native
+  /// backend is initialised here.
+  void (*initializeBackend)() = nullptr;
+  /// Names the backend in messages: "this LLVM has no <backendName> backend".
+  std::string backendName;
+};
 
-/// A TargetMachine for this process's architecture, emitting
-/// position-independent code; codegen at `optLevel` (0..3). With `cpu`
-/// empty, for the CPU this process runs on with all its features; otherwise
-/// for the CPU LLVM knows by that name (a generic level such as a baseline
-/// ISA, for binaries that must run on other machines), with its default
-/// features. An unknown name is an error that says so.
-Result<std::unique_ptr<llvm::TargetMachine>> createNativeTargetMachine(unsigned optLevel,
-                                                                      llvm::StringRef cpu = {});
+/// The one TargetMachine factory of the compiler parts: a machine for
+/// `spec`, with LLVM's codegen level for `optLevel` (0..3: None, Less,
+/// Default, Aggressive, as clang maps -O). A backend this LLVM lacks or a
+/// CPU it does not know is an error that says so.
+Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const MachineSpec &spec,
+                                                                 unsigned optLevel);
 
 /// Runs LLVM's per-module default pipeline at `optLevel` (0..3) for
 /// `machine`, which supplies the cost model (vector widths) to the passes.
@@ -54,19 +70,24 @@ Result<std::string> emitCode(const llvm::Module &module, llvm::TargetMachine &ma
 struct GeneratedCode {
   std::string llvmIR;   ///< after optimisation
   std::string assembly; ///< the textual form of the machine code, where the target has one
-  std::string object;
+  std::string object;   ///< empty where the backend emits only assembly (PTX)
 };
 
-/// The usual sequence: sets the module's triple and data layout from
-/// `machine`, optimises at options.optLevel, then emits assembly and an
-/// object. Writes 2-llvm.ll and 3-kernel.s into options.dumpDir when set.
-Result<GeneratedCode> generateCode(llvm::Module &module, llvm::TargetMachine &machine,
-                                   const PipelineOptions &options);
+/// How linkBitcode treats what it links in.
+enum class BitcodeLink {
+  OnlyNeeded,            ///< the definitions the module uses, linkage kept
+  OnlyNeededInternalized ///< those, made internal so the optimiser inlines and drops them
+};
+
+/// The one bitcode linker: links the LLVM bitcode (or IR text) file at
+/// `path` into `module`, after giving it the module's triple and data
+/// layout, which must be set. An error names the file and what failed.
+Status linkBitcode(llvm::Module &module, llvm::StringRef path, BitcodeLink mode);
 
 /// Links `objects` (object files' bytes) into a shared library with the
-/// linker at `lldPath`, passing `-shared` and `extraArgs`, through temporary
-/// files that are removed again. Returns the library's bytes; an error names
-/// the linker, its exit code and what it printed.
+/// linker at `lldPath`, passing `-shared` and `extraArgs`, through a
+/// ToolRun (ToolRun.h). Returns the library's bytes; an error names the
+/// linker, its exit code and what it printed.
 Result<std::string> linkSharedObject(llvm::StringRef lldPath,
                                      llvm::ArrayRef<llvm::StringRef> objects,
                                      llvm::ArrayRef<llvm::StringRef> extraArgs = {});

@@ -5,22 +5,12 @@
 //   IR text -> parse -> the target's #hd.target -> verify -> kernel signatures
 //           -> canonicalize + CSE -> distribute (the target's hooks) -> llvm::Module
 //
-// and then a back half of its own (optimisation, code generation, linking;
-// Backend.h has the LLVM steps most targets share). This header is the front
-// half plus the glue to the plugin ABI: the hd_compiled_module handed to the
-// runtime and errors written into an hd_error.
-//
-// A compiler part's `compile` is then, in outline:
-//
-//   PipelineOptions opts = PipelineOptions::from(options);
-//   MyHooks hooks;
-//   PipelineTarget target{"mine", myTargetAttr, hooks, /*warpSize=*/32};
-//   Result<LoweredModule> lowered = lowerToLLVM({ir, irSize}, target, opts);
-//   if (!lowered)
-//     return reportError(err, HD_ERROR_COMPILE, lowered.error());
-//   ... back half (Backend.h): generateCode(*lowered.value().llvmModule, machine,
-//       opts), then link or package the object into the target's binary ...
-//   *out = makeCompiledModule(binary, code->assembly, code->llvmIR, lowered->kernels);
+// and then a back half of its own. This header is the front half plus the
+// glue to the plugin ABI: the hd_compiled_module handed to the runtime and
+// errors written into an hd_error. A compiler part does not call it
+// directly: it derives from TargetCompiler (TargetCompiler.h), whose flow
+// runs lowerToLLVM with the target's PipelineTarget and then the back half's
+// steps (Backend.h has the LLVM ones).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_COMPILER_PIPELINE_H

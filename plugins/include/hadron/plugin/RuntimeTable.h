@@ -2,7 +2,7 @@
 //
 // Helpers for implementing the hd_runtime_table and descriptor of plugin.h:
 // filling an hd_error, answering device_info for whatever struct_size the
-// caller was built with, and the descriptor's arch list. Header-only and
+// caller was built with, and the descriptor from a model table. Header-only and
 // free of LLVM, for runtime parts in and out of Hadron's tree.
 //
 //===----------------------------------------------------------------------===//
@@ -61,6 +61,27 @@ template <typename Models> std::vector<const char *> archNames(const Models &mod
     names.push_back(model.arch);
   names.push_back(nullptr);
   return names;
+}
+
+/// The descriptor of a plugin whose archs are the `arch` names of `models`
+/// (the first is the default). The arch list lives in a static of this
+/// function: call it for the plugin's one descriptor only.
+template <typename Models>
+const hd_plugin_descriptor &modelDescriptor(const char *name, const Models &models,
+                                            const char *compilerLibrary,
+                                            const hd_runtime_table &table) {
+  static const std::vector<const char *> archs = archNames(models);
+  static const hd_plugin_descriptor descriptor = {
+      sizeof(hd_plugin_descriptor),
+      HADRON_PLUGIN_ABI_MAJOR,
+      HADRON_PLUGIN_ABI_MINOR,
+      name,
+      archs.front(),
+      archs.data(),
+      compilerLibrary,
+      &table,
+  };
+  return descriptor;
 }
 
 } // namespace hadron::plugin
