@@ -373,7 +373,39 @@ def _h(v: Any) -> Any:
     raise TypeError(f"expected a tensor or a number, got {type(v).__name__} {v!r}")
 
 
+def _common_type(a: dtype, b: dtype) -> Optional[dtype]:
+    """The type two tensors of types `a` and `b` compute in, Triton's rules
+    for signless types: a float wins over an int, f64 over f32 over the
+    16-bit floats, f16 with bf16 is f32, the wider int wins (i1 is the
+    narrowest). None for pointers: their operands are offsets."""
+    if a.is_ptr() or b.is_ptr():
+        return None
+    af, bf = a.is_floating(), b.is_floating()
+    if af and bf:
+        if float64 in (a, b):
+            return float64
+        return float32  # f32 with anything narrower, or f16 with bf16
+    if af or bf:
+        return a if af else b
+    return a if a.primitive_bitwidth >= b.primitive_bitwidth else b
+
+
+def _promote(a: Any, b: Any) -> tuple:
+    """`a` and `b` converted to their common type when both are tensors of
+    different element types; Python numbers take the tensor's type later."""
+    a, b = _unwrap(a), _unwrap(b)
+    if isinstance(a, tensor) and isinstance(b, tensor):
+        ta, tb = a.dtype, b.dtype
+        if ta != tb:
+            common = _common_type(ta, tb)
+            if common is not None:
+                a = a if ta == common else a.to(common)
+                b = b if tb == common else b.to(common)
+    return a, b
+
+
 def _binary(op: str, a: Any, b: Any) -> "tensor":
+    a, b = _promote(a, b)
     return _wrap(_builder.binary(op, _h(a), _h(b)), a, b)
 
 
@@ -684,6 +716,7 @@ def atomic_cas(pointer: tensor, cmp: Operand, val: Operand, sem: str = "acq_rel"
 
 
 def where(condition: Operand, x: Operand, y: Operand) -> tensor:
+    x, y = _promote(x, y)
     condition, x, y = _broadcast_all(condition, x, y)
     return _wrap(_builder.where(_h(condition), _h(x), _h(y)), x, y)
 
