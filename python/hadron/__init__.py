@@ -14,7 +14,8 @@
 See docs/frontend-python.md.
 """
 
-from ._C import CompileError, RuntimeError  # noqa: F401  (RuntimeError: the runtime's)
+from ._errors import CompileError  # noqa: F401
+from ._runtime import RuntimeError  # noqa: F401  (the runtime's)
 from . import language, testing  # noqa: F401
 from .autotuner import Autotuner, Config, autotune  # noqa: F401
 from .jit import CompiledKernel, JITFunction, jit  # noqa: F401

@@ -20,7 +20,7 @@ import os
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import _C
+from ._errors import CompileError
 from . import runtime as rt
 from .jit import JITFunction
 from .testing import do_bench
@@ -139,14 +139,14 @@ class Autotuner:
                 return self.fn.run(*args, grid=grid, **kwargs, **c.all_kwargs())
             try:
                 ms = do_bench(call, self.warmup, self.rep, device=kwargs.get("device"))
-            except _C.CompileError as e:
+            except CompileError as e:
                 errors.append(f"{c}: {e}")
                 continue
             timings[repr(c)] = ms
             if ms < best_ms:
                 best, best_ms = c, ms
         if best is None:
-            raise _C.CompileError("hadron.autotune: no config compiled:\n" + "\n".join(errors))
+            raise CompileError("hadron.autotune: no config compiled:\n" + "\n".join(errors))
         self.timings[entry] = timings
         return best
 

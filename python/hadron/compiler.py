@@ -8,7 +8,7 @@ while_); on compile-time values it runs in Python (an ``if`` on a constexpr
 picks a branch; ``hl.static_range`` unrolls).
 
 Before each operation the interpreter tells the builder the Python location
-(``_C.set_location``), so builder errors and the IR's locations name the
+(``_builder.set_location``), so builder errors and the IR's locations name the
 kernel's file:line; errors raised in Python (a type check in hl) are given
 the same location. Every error reaches the user as hadron.CompileError.
 """
@@ -22,10 +22,9 @@ import operator
 import textwrap
 from typing import Any, Callable, Dict, List, Optional
 
-from . import _C
+from ._errors import CompileError
+from ._lazy import builder as _builder
 from .language import core as hl
-
-CompileError = _C.CompileError
 
 _BINOPS: Dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -97,11 +96,11 @@ def _as_runtime(v: Any, what: str) -> hl.tensor:
     if isinstance(v, hl.tensor):
         return v
     if isinstance(v, bool):
-        return hl.tensor(_C.constant(v, hl.int1.handle))
+        return hl.tensor(_builder.constant(v, hl.int1.handle))
     if isinstance(v, int):
-        return hl.tensor(_C.constant(v, hl.int32.handle))
+        return hl.tensor(_builder.constant(v, hl.int32.handle))
     if isinstance(v, float):
-        return hl.tensor(_C.constant(v, hl.float32.handle))
+        return hl.tensor(_builder.constant(v, hl.float32.handle))
     raise TypeError(f"{what} is {type(v).__name__} {v!r}, which cannot change under runtime "
                     "control flow (only tensors and numbers can)")
 
@@ -120,7 +119,7 @@ class Interpreter(ast.NodeVisitor):
         """Builder calls from now on report `node`'s location."""
         line = getattr(node, "lineno", None)
         if line is not None:
-            _C.set_location(self.parsed.filename, line, node.col_offset + 1)
+            _builder.set_location(self.parsed.filename, line, node.col_offset + 1)
 
     def where(self, node: ast.AST) -> str:
         return f"{self.parsed.filename}:{node.lineno}:{node.col_offset + 1}"
@@ -259,7 +258,7 @@ class Interpreter(ast.NodeVisitor):
             return handles
 
         self.at(node)
-        results = _C.if_(cond.handle, lambda: branch(node.body, "then"),
+        results = _builder.if_(cond.handle, lambda: branch(node.body, "then"),
                          # Without an else, one yields the values as they were.
                          (lambda: branch(node.orelse, "else")) if node.orelse or names
                          else None)
@@ -311,7 +310,7 @@ class Interpreter(ast.NodeVisitor):
             sub.run_block(node.body)
             return self._results(sub, names, types, "an iteration", node)
 
-        results = _C.for_range(hl._h(begin), hl._h(end), hl._h(step),
+        results = _builder.for_range(hl._h(begin), hl._h(end), hl._h(step),
                                [v.handle for v in inits], body)
         self._loop_exit(names, results, base)
 
@@ -334,7 +333,7 @@ class Interpreter(ast.NodeVisitor):
             sub.run_block(node.body)
             return self._results(sub, names, types, "an iteration", node)
 
-        results = _C.while_([v.handle for v in inits], condition, body)
+        results = _builder.while_([v.handle for v in inits], condition, body)
         self._loop_exit(names, results, base)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:

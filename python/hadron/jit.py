@@ -7,10 +7,13 @@
 2. looks the specialisation up: the device, num_warps, the constexprs'
    values and each runtime argument's type (Triton's rules: a pointer to the
    array's element type; an int i32 when it fits, else i64; a float f32; a
-   bool i1). A miss traces the kernel (hadron.compiler) and compiles the
-   module through the runtime, whose kernel cache (in memory and on disk,
-   keyed by the IR) makes a specialisation compiled before, in this process
-   or another, a cache hit;
+   bool i1). A miss takes the IR from the trace cache (hadron.trace_cache),
+   else traces the kernel (hadron.compiler, the builder) and stores it there,
+   then compiles the module through the runtime, whose kernel cache (in
+   memory and on disk, keyed by the IR) makes a specialisation compiled
+   before, in this process or another, a cache hit. Under
+   HADRON_COMPILE_ONLY it is also compiled for those targets
+   (hadron.compile_only);
 3. launches on the grid (a tuple, or a function of the bound arguments).
 """
 
@@ -22,8 +25,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _C
+from . import compile_only, trace_cache
 from . import runtime as rt
+from ._errors import CompileError
+from ._lazy import builder as _builder, builder_import_error
 from .compiler import ParsedFunction, call_inline
 from .language import core as hl
 
@@ -40,7 +45,7 @@ def _is_constexpr_annotation(a: Any) -> bool:
 
 def _key_of(v: Any) -> Any:
     if isinstance(v, (hl._Layout, hl.dtype)):
-        return (type(v).__name__, str(v))
+        return (type(v).__name__, repr(v))
     try:
         hash(v)
         return v
@@ -245,6 +250,33 @@ class JITFunction:
 
     def _compile(self, dev: Any, num_warps: int, values: List[Any],
                  kinds: List[Any]) -> CompiledKernel:
+        k = trace_cache.key(self, num_warps, values, kinds)
+        trace = trace_cache.load(k)
+        if trace is None:
+            trace = self._trace(num_warps, values, kinds, k)
+            trace_cache.store(k, trace)
+        compile_only.compile_for_targets(trace.ir, self.__name__, trace.name)
+        kernel = dev.load_ir(trace.ir).kernel(self.__name__)
+        return CompiledKernel(kernel, trace.name, trace.ir, trace.written, trace.writes_unknown,
+                              dev)
+
+    def _describe(self, num_warps: int, values: List[Any], kinds: List[Any]) -> str:
+        parts = [f"{n}={trace_cache.value_key(v)}" if c else f"{n}: {kind}"
+                 for n, c, v, kind in zip(self.arg_names, self.constexpr, values, kinds)]
+        return f"{self.__name__}({', '.join(parts)}, num_warps={num_warps})"
+
+    def _trace(self, num_warps: int, values: List[Any], kinds: List[Any],
+               cache_key: str) -> trace_cache.Trace:
+        missing = builder_import_error()
+        if missing is not None:
+            raise CompileError(
+                f"{self.parsed.filename}:{self.parsed.fdef.lineno}: error: "
+                f"{self._describe(num_warps, values, kinds)} must be traced, but the trace "
+                f"cache has no entry for it ({trace_cache.describe(cache_key)}, key "
+                f"{cache_key}) and the builder cannot be imported here ({missing}). Run the "
+                "script where Hadron was built (HADRON_COMPILE_ONLY=<target> fills the caches "
+                "for a GPU machine) and carry the cache directory "
+                "(docs/frontend-python.md)") from None
         parsed = self.parsed
         parts = [self.__name__]
         for i, v in enumerate(values):
@@ -263,27 +295,26 @@ class JITFunction:
                 kind = kinds[i]
                 if isinstance(kind, tuple):
                     elem = hl._BY_TEXT[kind[1]]
-                    t = _C.arg(hl.pointer_type(elem).handle, 16)
+                    t = _builder.arg(hl.pointer_type(elem).handle, 16)
                     scope[name] = hl.tensor(t, frozenset({runtime_index}))
                 else:
-                    scope[name] = hl.tensor(_C.arg(hl._BY_TEXT[kind].handle, 0))
+                    scope[name] = hl.tensor(_builder.arg(hl._BY_TEXT[kind].handle, 0))
                 runtime_index += 1
             call_inline(parsed, scope)
 
         hl._tracing().append(state)
         try:
             fdef = parsed.fdef
-            _C.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
-            module = _C.trace(self.__name__, key, num_warps, body)
-        except _C.CompileError as e:
+            _builder.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
+            module = _builder.trace(self.__name__, key, num_warps, body)
+        except CompileError as e:
             # The message names the kernel's line; the interpreter's frames
             # would only hide it.
-            raise _C.CompileError(str(e)) from None
+            raise CompileError(str(e)) from None
         finally:
             hl._tracing().pop()
-        ir = str(module)
-        kernel = dev.load_ir(ir).kernel(self.__name__)
-        return CompiledKernel(kernel, key, ir, state.written, state.writes_unknown, dev)
+        return trace_cache.Trace(str(module), key, frozenset(state.written),
+                                 state.writes_unknown)
 
     def warmup(self, *args: Any, **kwargs: Any) -> CompiledKernel:
         """Compiles the specialisation these arguments select, without launching

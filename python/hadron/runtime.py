@@ -24,21 +24,21 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _C
+from . import _runtime
 
 _environ = os.environ
-_context: Optional["_C.Context"] = None
-_devices: Dict[str, "_C.Device"] = {}
+_context: Optional["_runtime.Context"] = None
+_devices: Dict[str, "_runtime.Device"] = {}
 
 
-def context() -> "_C.Context":
+def context() -> "_runtime.Context":
     global _context
     if _context is None:
-        _context = _C.Context.create()
+        _context = _runtime.Context.create()
     return _context
 
 
-def device(selector: Optional[str] = None) -> "_C.Device":
+def device(selector: Optional[str] = None) -> "_runtime.Device":
     """The device `selector` picks (None: ``HADRON_DEVICE``, else ``auto``).
     Raises hadron.RuntimeError naming the devices there are when none
     matches, and showing the grammar for a malformed selector."""
@@ -76,7 +76,7 @@ def hd_type_of(np_dtype: Any) -> str:
 class DeviceArray:
     """An array in a device's memory; pass it to kernels without copies."""
 
-    def __init__(self, shape: Sequence[int], dtype: Any, dev: "_C.Device") -> None:
+    def __init__(self, shape: Sequence[int], dtype: Any, dev: "_runtime.Device") -> None:
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         self.hd_type = hd_type_of(self.dtype)
@@ -118,7 +118,7 @@ def to_device(array: Any, device: Optional[str] = None) -> DeviceArray:
     return DeviceArray(host.shape, host.dtype, _device_of(device)).copy_from(host)
 
 
-def _device_of(d: Any) -> "_C.Device":
+def _device_of(d: Any) -> "_runtime.Device":
     if d is None or isinstance(d, str):
         return device(d)
     return d
@@ -195,7 +195,7 @@ class Staging:
 
     __slots__ = ("device", "entries", "by_address")
 
-    def __init__(self, dev: "_C.Device") -> None:
+    def __init__(self, dev: "_runtime.Device") -> None:
         self.device = dev
         self.entries: list = []
         self.by_address: Dict[Tuple[int, int], int] = {}
@@ -217,7 +217,7 @@ class Staging:
     def mark_written(self, i: int) -> None:
         self.entries[i][3] = True
 
-    def buffer(self, i: int) -> "_C.Buffer":
+    def buffer(self, i: int) -> "_runtime.Buffer":
         return self.entries[i][1]
 
     def finish(self) -> None:

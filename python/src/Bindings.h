@@ -1,4 +1,4 @@
-//===- Bindings.h - The parts of hadron._C ---------------------*- C++ -*-===//
+//===- Bindings.h - hadron._builder and hadron._runtime ---------*- C++ -*-===//
 #ifndef HADRON_PYTHON_BINDINGS_H
 #define HADRON_PYTHON_BINDINGS_H
 

@@ -1,4 +1,4 @@
-//===- BuilderBindings.cpp - hadron._C over the C++ builder ---------------===//
+//===- BuilderBindings.cpp - hadron._builder over the C++ builder ---------===//
 //
 // The Python front end (hadron/frontend.py) walks a kernel's AST and calls
 // these functions, each a thin shell over one function of Builder.h: the IR
@@ -40,7 +40,7 @@ template <typename F> auto guarded(F &&fn) {
   }
 }
 
-/// A Python number or hadron._C.Tensor as a builder operand.
+/// A Python number or hadron._builder.Tensor as a builder operand.
 hb::Operand operand(nb::handle h) {
   if (nb::isinstance<hb::Tensor>(h))
     return hb::Operand(nb::cast<hb::Tensor>(h));

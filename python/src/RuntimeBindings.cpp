@@ -1,4 +1,4 @@
-//===- RuntimeBindings.cpp - hadron._C over the runtime's C++ API ---------===//
+//===- RuntimeBindings.cpp - hadron._runtime over the runtime's C++ API ----===//
 //
 // Handles keep what they were made from alive (a buffer its context, a
 // kernel its module), so Python's collector may free them in any order.
@@ -120,6 +120,34 @@ void bindRuntime(nb::module_ &m) {
              std::vector<PyDevice> out;
              for (const rt::Device &d : c->context.devices())
                out.push_back(PyDevice{c, d});
+             return out;
+           })
+      // Compile-only (hd_context_compile): fills the kernel cache entry that
+      // load_ir of the same IR and opt level reads on a device of `target`'s
+      // arch, with no device. Returns the kernels' names and the binary's size.
+      .def(
+          "compile",
+          [](const ContextRef &c, const std::string &target, const std::string &ir,
+             unsigned optLevel) {
+            hd_compile_options options = rt::Context::defaultOptions();
+            options.opt_level = optLevel;
+            rt::Expected<rt::Compiled> compiled = [&] {
+              nb::gil_scoped_release unlocked;
+              return c->context.compile(target, ir, options);
+            }();
+            rt::Compiled result = take(std::move(compiled));
+            const hd_compiled_module &module = result.module();
+            std::vector<std::string> kernels;
+            for (uint32_t i = 0; i < module.num_kernels; ++i)
+              kernels.push_back(module.kernels[i].name);
+            return nb::make_tuple(kernels, module.binary_size);
+          },
+          nb::arg("target"), nb::arg("ir"), nb::arg("opt_level") = 3)
+      .def("plugins",
+           [](const ContextRef &c) {
+             std::vector<std::string> out;
+             for (const hd_plugin_info &p : c->context.plugins())
+               out.push_back(p.name);
              return out;
            })
       .def("load_report", [](const ContextRef &c) {

@@ -2,8 +2,10 @@
 
 Everything here runs while a kernel is *traced* (hadron.jit turns the
 kernel's AST into calls of these functions); each operation calls the C++
-builder through hadron._C, so the IR is built by the same code as a C++
-kernel's. Names follow Gluon's (``triton.experimental.gluon.language``).
+builder (hadron._builder, imported on the first trace), so the IR is built
+by the same code as a C++ kernel's. Defining kernels, layouts and dtypes
+needs no builder: a process that only launches kernels from the trace cache
+never imports it. Names follow Gluon's (``triton.experimental.gluon.language``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
-from .. import _C
+from .._lazy import builder as _builder
 
 # --------------------------------------------------------------------------
 # Compile-time values
@@ -53,14 +55,31 @@ class static_range:
 
 
 class dtype:
-    """An element type (``hl.float32``); ``str()`` is its MLIR text."""
+    """An element type (``hl.float32``); ``str()`` is its name. Its builder
+    handle is made on first use, so dtypes exist without the builder."""
 
-    def __init__(self, name: str, c: "_C.DType") -> None:
+    def __init__(self, name: str, c: "_builder.DType" = None, text: Optional[str] = None,
+                 make: Optional[Callable[[], "_builder.DType"]] = None) -> None:
         self.name = name
-        self.handle = c
+        self._handle = c
+        # What identifies the type without the builder: its hd text, or for a
+        # pointer its pointee's identity and address space.
+        self._ident = text
+        self._make = make
+
+    @property
+    def handle(self) -> "_builder.DType":
+        if self._handle is None:
+            self._handle = self._make() if self._make else _builder.DType.from_text(self._ident)
+        return self._handle
+
+    def _identity(self) -> str:
+        if self._ident is None:
+            self._ident = str(self._handle)
+        return self._ident
 
     @staticmethod
-    def _from_c(c: "_C.DType") -> "dtype":
+    def _from_c(c: "_builder.DType") -> "dtype":
         text = str(c)
         known = _BY_TEXT.get(text)
         if known is not None:
@@ -87,10 +106,10 @@ class dtype:
         return dtype._from_c(self.handle.pointee)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, dtype) and str(self.handle) == str(other.handle)
+        return isinstance(other, dtype) and self._identity() == other._identity()
 
     def __hash__(self) -> int:
-        return hash(str(self.handle))
+        return hash(self._identity())
 
     def __str__(self) -> str:
         return self.name
@@ -100,7 +119,7 @@ class dtype:
 
 
 def _dt(name: str, text: str) -> dtype:
-    return dtype(name, _C.DType.from_text(text))
+    return dtype(name, text=text)
 
 
 int1 = _dt("int1", "i1")
@@ -112,13 +131,16 @@ float16 = _dt("float16", "f16")
 bfloat16 = _dt("bfloat16", "bf16")
 float32 = _dt("float32", "f32")
 float64 = _dt("float64", "f64")
-_BY_TEXT = {str(t.handle): t for t in
+_BY_TEXT = {t._ident: t for t in
             (int1, int8, int16, int32, int64, float16, bfloat16, float32, float64)}
 
 
 def pointer_type(element_ty: dtype, address_space: str = "global") -> dtype:
     """A pointer to ``element_ty`` (``"global"``, ``"shared"`` or ``"generic"``)."""
-    return dtype(f"pointer<{element_ty.name}>", _C.pointer_type(element_ty.handle, address_space))
+    t = dtype(f"pointer<{element_ty.name}>",
+              make=lambda: _builder.pointer_type(element_ty.handle, address_space))
+    t._ident = f"ptr<{element_ty._identity()}, {address_space}>"
+    return t
 
 
 # --------------------------------------------------------------------------
@@ -129,7 +151,7 @@ def pointer_type(element_ty: dtype, address_space: str = "global") -> dtype:
 class _Layout:
     """A layout value; frozen, hashable, usable as a constexpr argument."""
 
-    def _to_c(self) -> "_C.Layout":
+    def _to_c(self) -> "_builder.Layout":
         raise NotImplementedError
 
     def __str__(self) -> str:
@@ -161,8 +183,8 @@ class BlockedLayout(_Layout):
                 f"must have one length, got {list(self.size_per_thread)}, "
                 f"{list(self.threads_per_warp)}, {list(self.warps_per_cta)}, {list(self.order)}")
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.blocked(list(self.size_per_thread), list(self.threads_per_warp),
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.blocked(list(self.size_per_thread), list(self.threads_per_warp),
                                  list(self.warps_per_cta), list(self.order))
 
 
@@ -171,8 +193,8 @@ class SliceLayout(_Layout):
     dim: int
     parent: _Layout
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.slice(self.dim, self.parent._to_c())
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.slice(self.dim, self.parent._to_c())
 
 
 @dataclass(frozen=True)
@@ -188,8 +210,8 @@ class DistributedLinearLayout(_Layout):
             object.__setattr__(self, f, tuple(tuple(b) for b in getattr(self, f)))
         object.__setattr__(self, "shape", tuple(self.shape))
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.linear([list(b) for b in self.reg_bases],
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.linear([list(b) for b in self.reg_bases],
                                 [list(b) for b in self.lane_bases],
                                 [list(b) for b in self.warp_bases],
                                 [list(b) for b in self.block_bases])
@@ -201,20 +223,20 @@ class DotOperandLayout(_Layout):
     parent: _Layout
     k_width: int = 1
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.dot_operand(self.operand_index, self.parent._to_c(), self.k_width)
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.dot_operand(self.operand_index, self.parent._to_c(), self.k_width)
 
 
 @dataclass(frozen=True)
 class AutoLayout(_Layout):
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.auto()
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.auto()
 
 
 @dataclass(frozen=True)
 class CoalescedLayout(_Layout):
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.coalesced()
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.coalesced()
 
 
 @dataclass(frozen=True)
@@ -227,8 +249,8 @@ class SwizzledSharedLayout(_Layout):
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(self.order))
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.swizzled(self.vec, self.per_phase, self.max_phase, list(self.order))
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.swizzled(self.vec, self.per_phase, self.max_phase, list(self.order))
 
 
 @dataclass(frozen=True)
@@ -241,8 +263,8 @@ class PaddedSharedLayout(_Layout):
         for f in ("intervals", "paddings", "order"):
             object.__setattr__(self, f, tuple(getattr(self, f)))
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.padded(list(self.intervals), list(self.paddings), list(self.order))
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.padded(list(self.intervals), list(self.paddings), list(self.order))
 
 
 @dataclass(frozen=True)
@@ -252,8 +274,8 @@ class SharedLinearLayout(_Layout):
     def __post_init__(self) -> None:
         object.__setattr__(self, "offset_bases", tuple(tuple(b) for b in self.offset_bases))
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.shared_linear([list(b) for b in self.offset_bases])
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.shared_linear([list(b) for b in self.offset_bases])
 
 
 @dataclass(frozen=True)
@@ -261,11 +283,11 @@ class _TextLayout(_Layout):
     """A layout known by its hd text (what ``tensor.layout`` returns)."""
     text: str
 
-    def _to_c(self) -> "_C.Layout":
-        return _C.Layout.from_text(self.text)
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.from_text(self.text)
 
 
-def _layout(v: Any, what: str) -> "_C.Layout":
+def _layout(v: Any, what: str) -> "_builder.Layout":
     v = _unwrap(v)
     if isinstance(v, _Layout):
         return v._to_c()
@@ -337,7 +359,7 @@ def _roots(*vals: Any) -> frozenset:
     return out
 
 
-def _wrap(handle: "_C.Tensor", *sources: Any) -> "tensor":
+def _wrap(handle: "_builder.Tensor", *sources: Any) -> "tensor":
     return tensor(handle, _roots(*sources))
 
 
@@ -351,8 +373,40 @@ def _h(v: Any) -> Any:
     raise TypeError(f"expected a tensor or a number, got {type(v).__name__} {v!r}")
 
 
+def _common_type(a: dtype, b: dtype) -> Optional[dtype]:
+    """The type two tensors of types `a` and `b` compute in, Triton's rules
+    for signless types: a float wins over an int, f64 over f32 over the
+    16-bit floats, f16 with bf16 is f32, the wider int wins (i1 is the
+    narrowest). None for pointers: their operands are offsets."""
+    if a.is_ptr() or b.is_ptr():
+        return None
+    af, bf = a.is_floating(), b.is_floating()
+    if af and bf:
+        if float64 in (a, b):
+            return float64
+        return float32  # f32 with anything narrower, or f16 with bf16
+    if af or bf:
+        return a if af else b
+    return a if a.primitive_bitwidth >= b.primitive_bitwidth else b
+
+
+def _promote(a: Any, b: Any) -> tuple:
+    """`a` and `b` converted to their common type when both are tensors of
+    different element types; Python numbers take the tensor's type later."""
+    a, b = _unwrap(a), _unwrap(b)
+    if isinstance(a, tensor) and isinstance(b, tensor):
+        ta, tb = a.dtype, b.dtype
+        if ta != tb:
+            common = _common_type(ta, tb)
+            if common is not None:
+                a = a if ta == common else a.to(common)
+                b = b if tb == common else b.to(common)
+    return a, b
+
+
 def _binary(op: str, a: Any, b: Any) -> "tensor":
-    return _wrap(_C.binary(op, _h(a), _h(b)), a, b)
+    a, b = _promote(a, b)
+    return _wrap(_builder.binary(op, _h(a), _h(b)), a, b)
 
 
 def _is_int_tensor(v: Any) -> bool:
@@ -364,7 +418,7 @@ class tensor:
 
     __slots__ = ("handle", "roots")
 
-    def __init__(self, handle: "_C.Tensor", roots: frozenset = frozenset()) -> None:
+    def __init__(self, handle: "_builder.Tensor", roots: frozenset = frozenset()) -> None:
         self.handle = handle
         # Pointer arguments this value may point into (see _TraceState).
         self.roots = roots
@@ -468,7 +522,7 @@ class tensor:
     def __ne__(self, o): return _binary("!=", self, o)  # type: ignore[override]
     __hash__ = None  # type: ignore[assignment]
 
-    def __neg__(self): return _wrap(_C.neg(self.handle), self)
+    def __neg__(self): return _wrap(_builder.neg(self.handle), self)
     def __pos__(self): return self
 
     def __invert__(self):
@@ -480,7 +534,7 @@ class shared_memory_descriptor:
 
     __slots__ = ("handle",)
 
-    def __init__(self, handle: "_C.SharedMemory") -> None:
+    def __init__(self, handle: "_builder.SharedMemory") -> None:
         self.handle = handle
 
     @property
@@ -574,11 +628,11 @@ def _axis(v: Any, what: str) -> int:
 
 
 def program_id(axis: int) -> tensor:
-    return tensor(_C.program_id(_axis(axis, "program_id")))
+    return tensor(_builder.program_id(_axis(axis, "program_id")))
 
 
 def num_programs(axis: int) -> tensor:
-    return tensor(_C.num_programs(_axis(axis, "num_programs")))
+    return tensor(_builder.num_programs(_axis(axis, "num_programs")))
 
 
 def arange(start: int, end: int, layout: Optional[_Layout] = None) -> tensor:
@@ -586,11 +640,11 @@ def arange(start: int, end: int, layout: Optional[_Layout] = None) -> tensor:
     end = _constexpr_int(end, "arange: end")
     if layout is None:
         raise TypeError("arange: a layout is required (layout=hl.BlockedLayout(...))")
-    return tensor(_C.arange(start, end, _layout(layout, "arange")))
+    return tensor(_builder.arange(start, end, _layout(layout, "arange")))
 
 
 def full(shape: Sequence[int], value: Operand, dtype: dtype, layout: _Layout) -> tensor:
-    return _wrap(_C.full(_shape(shape, "full"), _h(value), _dtype(dtype, "full").handle,
+    return _wrap(_builder.full(_shape(shape, "full"), _h(value), _dtype(dtype, "full").handle,
                          _layout(layout, "full")), value)
 
 
@@ -618,7 +672,7 @@ def _broadcast_all(*vals: Any) -> list:
 def load(pointer: tensor, mask: Optional[tensor] = None, other: Optional[Operand] = None,
          cache_modifier: str = "", eviction_policy: str = "", volatile: bool = False) -> tensor:
     pointer, mask, other = _broadcast_all(_tensor(pointer, "load"), mask, other)
-    return tensor(_C.load(pointer.handle, _opt_tensor(mask, "load: mask"),
+    return tensor(_builder.load(pointer.handle, _opt_tensor(mask, "load: mask"),
                           None if other is None else _h(other), cache_modifier,
                           eviction_policy, bool(volatile)))
 
@@ -626,7 +680,7 @@ def load(pointer: tensor, mask: Optional[tensor] = None, other: Optional[Operand
 def store(pointer: tensor, value: Operand, mask: Optional[tensor] = None,
           cache_modifier: str = "", eviction_policy: str = "") -> None:
     pointer, value, mask = _broadcast_all(_tensor(pointer, "store"), value, mask)
-    _C.store(pointer.handle, _h(value), _opt_tensor(mask, "store: mask"), cache_modifier,
+    _builder.store(pointer.handle, _h(value), _opt_tensor(mask, "store: mask"), cache_modifier,
              eviction_policy)
     _mark_written(pointer)
 
@@ -635,7 +689,7 @@ def _atomic(op: str) -> Callable[..., tensor]:
     def fn(pointer: tensor, val: Operand, mask: Optional[tensor] = None,
            sem: str = "acq_rel", scope: str = "gpu") -> tensor:
         pointer = _tensor(pointer, f"atomic_{op}")
-        out = tensor(_C.atomic(op, pointer.handle, _h(val), _opt_tensor(mask, "mask"),
+        out = tensor(_builder.atomic(op, pointer.handle, _h(val), _opt_tensor(mask, "mask"),
                                sem, scope))
         _mark_written(pointer)
         return out
@@ -656,14 +710,15 @@ atomic_xchg = _atomic("xchg")
 def atomic_cas(pointer: tensor, cmp: Operand, val: Operand, sem: str = "acq_rel",
                scope: str = "gpu") -> tensor:
     pointer = _tensor(pointer, "atomic_cas")
-    out = tensor(_C.atomic_cas(pointer.handle, _h(cmp), _h(val), sem, scope))
+    out = tensor(_builder.atomic_cas(pointer.handle, _h(cmp), _h(val), sem, scope))
     _mark_written(pointer)
     return out
 
 
 def where(condition: Operand, x: Operand, y: Operand) -> tensor:
+    x, y = _promote(x, y)
     condition, x, y = _broadcast_all(condition, x, y)
-    return _wrap(_C.where(_h(condition), _h(x), _h(y)), x, y)
+    return _wrap(_builder.where(_h(condition), _h(x), _h(y)), x, y)
 
 
 def maximum(x: Operand, y: Operand) -> tensor:
@@ -675,16 +730,16 @@ def minimum(x: Operand, y: Operand) -> tensor:
 
 
 def fdiv(x: Operand, y: Operand, ieee_rounding: bool = True) -> tensor:
-    return tensor(_C.fdiv(_h(x), _h(y), not ieee_rounding))
+    return tensor(_builder.fdiv(_h(x), _h(y), not ieee_rounding))
 
 
 def fma(x: Operand, y: Operand, z: Operand) -> tensor:
-    return tensor(_C.fma(_h(x), _h(y), _h(z)))
+    return tensor(_builder.fma(_h(x), _h(y), _h(z)))
 
 
 def _math(name: str) -> Callable[..., tensor]:
     def fn(x: tensor, fast: bool = False) -> tensor:
-        return tensor(_C.math(name, _tensor(x, name).handle, bool(fast)))
+        return tensor(_builder.math(name, _tensor(x, name).handle, bool(fast)))
     fn.__name__ = name
     fn.__doc__ = f"Elementwise {name} (fast=True: the target's approximate form)."
     return fn
@@ -712,7 +767,7 @@ def expand_dims(input: tensor, axis: Union[int, Sequence[int]]) -> tensor:
     out = input
     for a in axes:
         a = _axis(a, "expand_dims")
-        out = _wrap(_C.expand_dims(out.handle, a + out.handle.shape.__len__() + 1 if a < 0 else a),
+        out = _wrap(_builder.expand_dims(out.handle, a + out.handle.shape.__len__() + 1 if a < 0 else a),
                     input)
     return out
 
@@ -722,29 +777,29 @@ def broadcast(input: tensor, other: Union[tensor, Sequence[int]]) -> tensor:
     (a tensor, or a shape)."""
     input = _tensor(input, "broadcast")
     shape = other.shape if isinstance(other, tensor) else _shape(other, "broadcast")
-    return _wrap(_C.broadcast(input.handle, shape), input)
+    return _wrap(_builder.broadcast(input.handle, shape), input)
 
 
 def convert_layout(value: tensor, layout: _Layout) -> tensor:
     value = _tensor(value, "convert_layout")
-    return _wrap(_C.convert_layout(value.handle, _layout(layout, "convert_layout")), value)
+    return _wrap(_builder.convert_layout(value.handle, _layout(layout, "convert_layout")), value)
 
 
 def reshape(input: tensor, shape: Sequence[int], layout: _Layout) -> tensor:
     input = _tensor(input, "reshape")
-    return _wrap(_C.reshape(input.handle, _shape(shape, "reshape"),
+    return _wrap(_builder.reshape(input.handle, _shape(shape, "reshape"),
                             _layout(layout, "reshape")), input)
 
 
 def permute(input: tensor, dims: Sequence[int], layout: _Layout) -> tensor:
     input = _tensor(input, "permute")
-    return _wrap(_C.permute(input.handle, _ints(dims, "permute: dims"),
+    return _wrap(_builder.permute(input.handle, _ints(dims, "permute: dims"),
                             _layout(layout, "permute")), input)
 
 
 def _reduction(name: str) -> Callable[..., tensor]:
     def fn(input: tensor, axis: int) -> tensor:
-        return tensor(_C.reduction(name, _tensor(input, name).handle, _axis(axis, name)))
+        return tensor(_builder.reduction(name, _tensor(input, name).handle, _axis(axis, name)))
     fn.__name__ = name
     fn.__doc__ = (f"{name} along `axis`: a scalar for a rank-1 tile, else a tile in "
                   "SliceLayout(axis, input's layout).")
@@ -770,7 +825,7 @@ def reduce(input: Union[tensor, Sequence[tensor]], axis: int,
         out = out if isinstance(out, (tuple, list)) else (out,)
         return [_tensor(o, "reduce: combine_fn's result").handle for o in out]
 
-    results = [tensor(h) for h in _C.reduce([x.handle for x in inputs],
+    results = [tensor(h) for h in _builder.reduce([x.handle for x in inputs],
                                              _axis(axis, "reduce"), combine)]
     return results[0] if single else tuple(results)
 
@@ -780,18 +835,18 @@ def associative_scan(input: tensor, axis: int, combine_fn: Callable[..., Any],
     def combine(a: Any, b: Any) -> Any:
         return _tensor(combine_fn(tensor(a), tensor(b)), "associative_scan").handle
 
-    return tensor(_C.associative_scan(_tensor(input, "associative_scan").handle,
+    return tensor(_builder.associative_scan(_tensor(input, "associative_scan").handle,
                                       _axis(axis, "associative_scan"), combine, bool(reverse)))
 
 
 def cumsum(input: tensor, axis: int = 0, reverse: bool = False) -> tensor:
-    return tensor(_C.cumsum(_tensor(input, "cumsum").handle, _axis(axis, "cumsum"),
+    return tensor(_builder.cumsum(_tensor(input, "cumsum").handle, _axis(axis, "cumsum"),
                             bool(reverse)))
 
 
 def allocate_shared_memory(element_ty: dtype, shape: Sequence[int], layout: _Layout,
                            value: Optional[tensor] = None) -> shared_memory_descriptor:
-    return shared_memory_descriptor(_C.allocate_shared_memory(
+    return shared_memory_descriptor(_builder.allocate_shared_memory(
         _dtype(element_ty, "allocate_shared_memory").handle,
         _shape(shape, "allocate_shared_memory"),
         _layout(layout, "allocate_shared_memory"),
@@ -800,7 +855,7 @@ def allocate_shared_memory(element_ty: dtype, shape: Sequence[int], layout: _Lay
 
 def barrier() -> None:
     """Every thread of the program waits (orders shared-memory accesses)."""
-    _C.barrier()
+    _builder.barrier()
 
 
 thread_barrier = barrier
@@ -808,7 +863,7 @@ thread_barrier = barrier
 
 def dot(a: tensor, b: tensor, acc: tensor, input_precision: str = "ieee") -> tensor:
     """a (DotOperandLayout(0, L)) @ b (DotOperandLayout(1, L)) + acc (L)."""
-    return tensor(_C.dot(_tensor(a, "dot").handle, _tensor(b, "dot").handle,
+    return tensor(_builder.dot(_tensor(a, "dot").handle, _tensor(b, "dot").handle,
                          _tensor(acc, "dot").handle, input_precision))
 
 
@@ -816,22 +871,22 @@ dot_fma = dot
 
 
 def device_print(prefix: str, *args: tensor, hex: bool = False) -> None:
-    _C.device_print(prefix, [_tensor(a, "device_print").handle for a in args], hex)
+    _builder.device_print(prefix, [_tensor(a, "device_print").handle for a in args], hex)
 
 
 def device_assert(cond: Operand, msg: str = "") -> None:
-    _C.device_assert(_h(cond), msg)
+    _builder.device_assert(_h(cond), msg)
 
 
 def multiple_of(input: tensor, values: Union[int, Sequence[int]]) -> tensor:
     input = _tensor(input, "multiple_of")
     values = _unwrap(values)
     values = [values] * builtins.max(1, len(input.shape)) if isinstance(values, int) else values
-    return _wrap(_C.multiple_of(input.handle, _ints(values, "multiple_of")), input)
+    return _wrap(_builder.multiple_of(input.handle, _ints(values, "multiple_of")), input)
 
 
 def assume(cond: Operand) -> None:
-    _C.assume(_h(cond))
+    _builder.assume(_h(cond))
 
 
 def static_assert(cond: Any, msg: str = "") -> None:
