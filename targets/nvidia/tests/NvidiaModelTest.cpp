@@ -288,6 +288,26 @@ TEST(NvidiaModel, TheWgmmaGemmExampleNamesTheModelsInstruction) {
   EXPECT_NE(text.str().find("#instr = " + *attr + "\n"), std::string::npos);
 }
 
+TEST(NvidiaModel, TheAttentionExamplesNameTheModelsInstructions) {
+  // S = q k^T reads both operands from shared memory; O += P v takes P (A)
+  // from registers, so its attribute has A's fragment.
+  for (auto [dim, block] : {std::pair{64u, 64u}, std::pair{128u, 128u}}) {
+    std::ifstream in(std::string(HADRON_SOURCE_DIR) + "/examples/nvidia/attention_fwd_hd" +
+                     std::to_string(dim) + ".mlir");
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty()) << dim;
+    const MatrixInstr &w = *findMatrixInstr("wgmma.m64nNk16.bf16");
+    Result<std::string> s = matrixInstrAttribute(w, block);
+    Result<std::string> o = matrixInstrAttribute(w, dim, /*aInRegisters=*/true);
+    ASSERT_TRUE(s.ok() && o.ok());
+    EXPECT_NE(text.str().find("#instr_s = " + *s + "\n"), std::string::npos) << dim;
+    EXPECT_NE(text.str().find("#instr_o = " + *o + "\n"), std::string::npos) << dim;
+    EXPECT_NE(o->find("a = {register = [[0, 1], [8, 0], [0, 8]]"), std::string::npos) << *o;
+    EXPECT_EQ(s->find("a = {"), std::string::npos) << *s;
+  }
+}
+
 TEST(NvidiaModel, WgmmaAccumulatorPerN) {
   const MatrixInstr &w = *findMatrixInstr("wgmma.m64nNk16.f16");
   for (unsigned n : {8u, 16u, 64u, 256u}) {
