@@ -58,6 +58,7 @@ nanobind="$(dirname "$nanobind")"
 rm -rf "$out"
 mkdir -p "$out/python/hadron" "$out/lib/hadron/plugins" "$out/cache" "$out/tutorials" \
          "$out/bench" "$out/src"
+out="$(cd "$out" && pwd)" # the steps below run from other directories
 
 # Fill the caches: each script runs here as it will there, on the host, and
 # every specialisation it traces is compiled for the target as well.
