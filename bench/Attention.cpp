@@ -2,6 +2,8 @@
 
 #include "Attention.h"
 
+#include "DeviceTiming.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,18 +16,6 @@ namespace hadron::bench {
 namespace rt = hadron::runtime;
 
 namespace {
-
-uint16_t toBf16(float v) {
-  uint32_t u;
-  std::memcpy(&u, &v, 4);
-  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-float fromBf16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float v;
-  std::memcpy(&v, &u, 4);
-  return v;
-}
 
 /// Checks and times one kernel on one shape; returns TFLOP/s or a negative
 /// value after appending to `failures`.
@@ -99,29 +89,11 @@ double runOne(const rt::Device &dev, const AttentionKernel &ak, rt::Kernel &kern
       }
     }
   }
-  auto start = dev.createEvent(), stop = dev.createEvent();
-  if (!start || !stop)
-    return fail("events: " + (!start ? start : stop).status().message());
-  for (unsigned i = 0; i < o.warmup && s; ++i)
-    s = kernel.launch(grid, args);
-  std::vector<double> ms;
-  for (unsigned i = 0; i < o.reps && s; ++i) {
-    s = start->record();
-    if (s)
-      s = kernel.launch(grid, args);
-    if (s)
-      s = stop->record();
-    auto e = s ? start->elapsedMsUntil(*stop) : rt::Expected<float>(s);
-    if (!e) {
-      s = e.status();
-      break;
-    }
-    ms.push_back(*e);
-  }
-  if (!s)
-    return fail(s.message());
+  auto ms = medianLaunchMs(dev, kernel, grid, args, o.warmup, o.reps);
+  if (!ms)
+    return fail(ms.status().message());
   double flop = 4.0 * heads * double(nCtx) * nCtx * d;
-  return flop / (median(ms) * 1e-3) / 1e12;
+  return flop / (*ms * 1e-3) / 1e12;
 }
 
 } // namespace

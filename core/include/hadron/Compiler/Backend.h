@@ -30,7 +30,7 @@ namespace hadron {
 struct MachineSpec {
   /// The target triple; empty for this process's own (the host CPU).
   std::string triple;
-  /// The CPU (LLVM's processor name: "sm_90a", "gfx942", "x86-64-v3"). For
+  /// The CPU (LLVM's processor name for the triple, e.g. "x86-64-v3"). For
   /// the host triple, empty is the CPU this process runs on, with all its
   /// features; elsewhere empty is the backend's generic CPU.
   std::string cpu;
@@ -70,7 +70,7 @@ Result<std::string> emitCode(const llvm::Module &module, llvm::TargetMachine &ma
 struct GeneratedCode {
   std::string llvmIR;   ///< after optimisation
   std::string assembly; ///< the textual form of the machine code, where the target has one
-  std::string object;   ///< empty where the backend emits only assembly (PTX)
+  std::string object;   ///< empty where the backend emits only assembly
 };
 
 /// How linkBitcode treats what it links in.

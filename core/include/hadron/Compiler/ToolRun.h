@@ -1,17 +1,18 @@
 //===- ToolRun.h - One run of an external tool on temporary files -*- C++ -*-===//
 //
-// Some back halves end in a program outside the process: ld.lld links an
-// object into a shared library or HSACO, ptxas assembles PTX into a cubin,
-// spirv-val checks a module. A ToolRun writes the inputs to temporary files,
+// Some back halves end in a program outside the process: a linker turns an
+// object into a shared library, an assembler turns a target's assembly into
+// its binary, a validator checks a module. A ToolRun writes the inputs to
+// temporary files,
 // names temporary outputs, runs the program with stdout and stderr captured,
 // and removes every file again when it goes out of scope. A failure names
 // the program, its exit code and what it printed.
 //
-//   ToolRun run("hadron-ptxas");
-//   Result<std::string> in = run.input(ptx, "ptx");
-//   Result<std::string> out = run.output("cubin");
-//   if (Status ok = run.execute(ptxas, {"-arch=sm_90a", "-o", *out, *in}); !ok) ...
-//   Result<std::string> cubin = run.read(*out);
+//   ToolRun run("hadron-as");
+//   Result<std::string> in = run.input(assembly, "s");
+//   Result<std::string> out = run.output("bin");
+//   if (Status ok = run.execute(assembler, {"-o", *out, *in}); !ok) ...
+//   Result<std::string> binary = run.read(*out);
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_COMPILER_TOOLRUN_H
