@@ -12,7 +12,9 @@
 //  - S = q k^T is a dot reading both operands from shared memory (on NVIDIA
 //    sm_90a one wgmma.m64n64k16 per warpgroup and 16 of the head dim);
 //  - the online softmax works in the accumulator's layout (#acc_s): each
-//    row's max and sum reduce over the 4 lanes that hold it; exp2 with afn;
+//    row's max and sum reduce over the 4 lanes that hold it; the max is
+//    taken before scaling (sm_scale must be positive), so S * scale - max
+//    is one FMA (fastmath<contract>); exp2 with afn;
 //  - P = exp2(S - max) rounded to bf16 stays in registers for O += P v: the
 //    second dot's instruction takes A from registers (#instr_o has an `a`
 //    fragment) and P's layout already is that fragment's, so the
@@ -132,6 +134,7 @@ module attributes {hd.num_warps = 8 : i32} {
     %log2e = arith.constant 1.44269504 : f32
     %qk_scale = arith.mulf %sm_scale, %log2e : f32
     %qk_scale_t = hd.splat %qk_scale : tensor<128x64xf32, #acc_s>
+    %qk_scale_r = hd.splat %qk_scale : tensor<128xf32, #row_s>
     %zero_s = arith.constant dense<0.0> : tensor<128x64xf32, #acc_s>
     %zero_o = arith.constant dense<0.0> : tensor<128x64xf32, #acc_o>
     %m_init = arith.constant dense<0xFF800000> : tensor<128xf32, #row_s>
@@ -141,16 +144,17 @@ module attributes {hd.num_warps = 8 : i32} {
     %kt_0 = hd.memdesc_index %kt_smem[%c0] : !hd.memdesc<2x64x64xbf16, #kt_sh> -> !hd.memdesc<64x64xbf16, #kt_sh, alloc = 2x64x64>
     %s0_async = hd.dot %q_smem, %kt_0, %zero_s {async} : !hd.memdesc<128x64xbf16, #q_sh> * !hd.memdesc<64x64xbf16, #kt_sh, alloc = 2x64x64> -> tensor<128x64xf32, #acc_s>
     %s0 = hd.dot_wait %s0_async pending = 0 : tensor<128x64xf32, #acc_s>
-    %ss_0 = arith.mulf %s0, %qk_scale_t : tensor<128x64xf32, #acc_s>
-    %rmax_0 = hd.reduce(%ss_0) axis = 1 : (tensor<128x64xf32, #acc_s>) -> tensor<128xf32, #row_s> {
+    %rmax_0 = hd.reduce(%s0) axis = 1 : (tensor<128x64xf32, #acc_s>) -> tensor<128xf32, #row_s> {
     ^bb0(%x: f32, %y: f32):
       %mx = arith.maximumf %x, %y : f32
       hd.yield %mx : f32
     }
-    %m_0 = arith.maximumf %m_init, %rmax_0 : tensor<128xf32, #row_s>
+    %rmaxs_0 = arith.mulf %rmax_0, %qk_scale_r : tensor<128xf32, #row_s>
+    %m_0 = arith.maximumf %m_init, %rmaxs_0 : tensor<128xf32, #row_s>
     %m2_0 = hd.expand_dims %m_0 axis = 1 : tensor<128xf32, #row_s> -> tensor<128x1xf32, #acc_s>
     %mb_0 = hd.broadcast %m2_0 : tensor<128x1xf32, #acc_s> -> tensor<128x64xf32, #acc_s>
-    %shift_0 = arith.subf %ss_0, %mb_0 : tensor<128x64xf32, #acc_s>
+    %ss_0 = arith.mulf %s0, %qk_scale_t fastmath<contract> : tensor<128x64xf32, #acc_s>
+    %shift_0 = arith.subf %ss_0, %mb_0 fastmath<contract> : tensor<128x64xf32, #acc_s>
     %p_0 = math.exp2 %shift_0 fastmath<afn> : tensor<128x64xf32, #acc_s>
     %dm_0 = arith.subf %m_init, %m_0 : tensor<128xf32, #row_s>
     %alpha_0 = math.exp2 %dm_0 fastmath<afn> : tensor<128xf32, #row_s>
@@ -208,16 +212,17 @@ module attributes {hd.num_warps = 8 : i32} {
       %o_async = hd.dot %pj, %v_cur, %acc_a {async} : tensor<128x64xbf16, #p_op> * !hd.memdesc<64x64xbf16, #v_sh, alloc = 2x64x64> -> tensor<128x64xf32, #acc_o>
       // S_(j+1) done (P_j v_j runs on): its softmax.
       %sn = hd.dot_wait %sn_async pending = 1 : tensor<128x64xf32, #acc_s>
-      %ss = arith.mulf %sn, %qk_scale_t : tensor<128x64xf32, #acc_s>
-      %rmax = hd.reduce(%ss) axis = 1 : (tensor<128x64xf32, #acc_s>) -> tensor<128xf32, #row_s> {
+      %rmax = hd.reduce(%sn) axis = 1 : (tensor<128x64xf32, #acc_s>) -> tensor<128xf32, #row_s> {
       ^bb0(%x: f32, %y: f32):
         %mx = arith.maximumf %x, %y : f32
         hd.yield %mx : f32
       }
-      %m = arith.maximumf %m_i, %rmax : tensor<128xf32, #row_s>
+      %rmaxs = arith.mulf %rmax, %qk_scale_r : tensor<128xf32, #row_s>
+      %m = arith.maximumf %m_i, %rmaxs : tensor<128xf32, #row_s>
       %m2 = hd.expand_dims %m axis = 1 : tensor<128xf32, #row_s> -> tensor<128x1xf32, #acc_s>
       %mb = hd.broadcast %m2 : tensor<128x1xf32, #acc_s> -> tensor<128x64xf32, #acc_s>
-      %shift = arith.subf %ss, %mb : tensor<128x64xf32, #acc_s>
+      %ss = arith.mulf %sn, %qk_scale_t fastmath<contract> : tensor<128x64xf32, #acc_s>
+      %shift = arith.subf %ss, %mb fastmath<contract> : tensor<128x64xf32, #acc_s>
       %p = math.exp2 %shift fastmath<afn> : tensor<128x64xf32, #acc_s>
       %dm = arith.subf %m_i, %m : tensor<128xf32, #row_s>
       %alpha = math.exp2 %dm fastmath<afn> : tensor<128xf32, #row_s>

@@ -46,7 +46,9 @@ HEADER = f"""// Flash attention forward, head dim {D}: out = softmax(q k^T * sm_
 //  - S = q k^T is a dot reading both operands from shared memory (on NVIDIA
 //    sm_90a one wgmma.m64n{BN}k16 per warpgroup and 16 of the head dim);
 //  - the online softmax works in the accumulator's layout (#acc_s): each
-//    row's max and sum reduce over the 4 lanes that hold it; exp2 with afn;
+//    row's max and sum reduce over the 4 lanes that hold it; the max is
+//    taken before scaling (sm_scale must be positive), so S * scale - max
+//    is one FMA (fastmath<contract>); exp2 with afn;
 //  - P = exp2(S - max) rounded to bf16 stays in registers for O += P v: the
 //    second dot's instruction takes A from registers (#instr_o has an `a`
 //    fragment) and P's layout already is that fragment's, so the
@@ -180,6 +182,7 @@ o(b + "// exp(x * sm_scale) = exp2(x * sm_scale * log2 e).")
 o(b + "%log2e = arith.constant 1.44269504 : f32")
 o(b + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
 o(b + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
+o(b + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
 o(b + f"%zero_s = arith.constant dense<0.0> : {SACC}")
 o(b + f"%zero_o = arith.constant dense<0.0> : {OACC}")
 o(b + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
@@ -188,16 +191,17 @@ o(b + f"%l_init = arith.constant dense<0.0> : {RS}")
 
 def softmax(x, s, m_i, l_i, ind):
     """The online softmax of S block `s`: P (bf16, A's layout), alpha, m, l."""
-    o(ind + f"%ss{x} = arith.mulf {s}, %qk_scale_t : {SACC}")
-    o(ind + f"%rmax{x} = hd.reduce(%ss{x}) axis = 1 : ({SACC}) -> {RS} {{")
+    o(ind + f"%rmax{x} = hd.reduce({s}) axis = 1 : ({SACC}) -> {RS} {{")
     o(ind + "^bb0(%x: f32, %y: f32):")
     o(ind + "  %mx = arith.maximumf %x, %y : f32")
     o(ind + "  hd.yield %mx : f32")
     o(ind + "}")
-    o(ind + f"%m{x} = arith.maximumf {m_i}, %rmax{x} : {RS}")
+    o(ind + f"%rmaxs{x} = arith.mulf %rmax{x}, %qk_scale_r : {RS}")
+    o(ind + f"%m{x} = arith.maximumf {m_i}, %rmaxs{x} : {RS}")
     o(ind + f"%m2{x} = hd.expand_dims %m{x} axis = 1 : {RS} -> {T([BM, 1], 'f32', '#acc_s')}")
     o(ind + f"%mb{x} = hd.broadcast %m2{x} : {T([BM, 1], 'f32', '#acc_s')} -> {SACC}")
-    o(ind + f"%shift{x} = arith.subf %ss{x}, %mb{x} : {SACC}")
+    o(ind + f"%ss{x} = arith.mulf {s}, %qk_scale_t fastmath<contract> : {SACC}")
+    o(ind + f"%shift{x} = arith.subf %ss{x}, %mb{x} fastmath<contract> : {SACC}")
     o(ind + f"%p{x} = math.exp2 %shift{x} fastmath<afn> : {SACC}")
     o(ind + f"%dm{x} = arith.subf {m_i}, %m{x} : {RS}")
     o(ind + f"%alpha{x} = math.exp2 %dm{x} fastmath<afn> : {RS}")
