@@ -281,6 +281,56 @@ Tensor operator!=(const Operand &a, const Operand &b) {
   return compare(a, b, arith::CmpIPredicate::ne, arith::CmpFPredicate::UNE, "!=");
 }
 
+Tensor udiv(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::DivUIOp, void>(a, b, "udiv", loc);
+}
+Tensor urem(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::RemUIOp, void>(a, b, "urem", loc);
+}
+Tensor ushr(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::ShRUIOp, void>(a, b, "ushr", loc);
+}
+Tensor umax(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::MaxUIOp, void>(a, b, "umax", loc);
+}
+Tensor umin(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::MinUIOp, void>(a, b, "umin", loc);
+}
+
+namespace {
+
+Tensor compareInt(const Operand &a, const Operand &b, arith::CmpIPredicate p,
+                  const std::string &what, const SourceLoc &loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, what);
+  requireKind(t, x, true, false, loc, what);
+  return Tensor(t.checked(arith::CmpIOp::create(t.b, t.at(loc), p, x, y), loc, what).getResult());
+}
+
+} // namespace
+
+Tensor ult(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ult, "ult", loc);
+}
+Tensor ule(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ule, "ule", loc);
+}
+Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ugt, "ugt", loc);
+}
+Tensor uge(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::uge, "uge", loc);
+}
+Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc) {
+  const std::string what = "unordered";
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, what);
+  requireKind(t, x, false, true, loc, what);
+  return Tensor(
+      t.checked(arith::CmpFOp::create(t.b, t.at(loc), arith::CmpFPredicate::UNO, x, y), loc, what)
+          .getResult());
+}
+
 Tensor operator-(const Operand &a) {
   const SourceLoc &loc = a.loc();
   Trace &t = Trace::current(loc);
@@ -586,6 +636,22 @@ Tensor minimum(const Operand &a, const Operand &b, SourceLoc loc) {
   return arith2<arith::MinSIOp, arith::MinimumFOp>(a, b, "minimum", loc);
 }
 
+Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, "maxnum");
+  requireKind(t, x, false, true, loc, "maxnum");
+  return Tensor(
+      t.checked(arith::MaxNumFOp::create(t.b, t.at(loc), x, y), loc, "maxnum").getResult());
+}
+
+Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, "minnum");
+  requireKind(t, x, false, true, loc, "minnum");
+  return Tensor(
+      t.checked(arith::MinNumFOp::create(t.b, t.at(loc), x, y), loc, "minnum").getResult());
+}
+
 namespace {
 
 arith::FastMathFlags flags(FastMath fm) {
@@ -634,6 +700,16 @@ Tensor sin(const Tensor &x, FastMath fm, SourceLoc loc) {
 }
 Tensor cos(const Tensor &x, FastMath fm, SourceLoc loc) {
   return unaryFloat<math::CosOp>(x, fm, loc, "cos");
+}
+
+Tensor tanh(const Tensor &x, FastMath fm, SourceLoc loc) {
+  return unaryFloat<math::TanhOp>(x, fm, loc, "tanh");
+}
+Tensor floor(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::FloorOp>(x, FastMath::none, loc, "floor");
+}
+Tensor ceil(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::CeilOp>(x, FastMath::none, loc, "ceil");
 }
 
 Tensor abs(const Tensor &x, SourceLoc loc) {

@@ -179,6 +179,22 @@ Tensor operator==(const Operand &a, const Operand &b);
 Tensor operator!=(const Operand &a, const Operand &b);
 Tensor operator-(const Operand &a);
 
+// The unsigned forms of the integer operators above, which read the
+// operands' bits as unsigned numbers (Triton picks them from an unsigned
+// element type; hd's integer types carry no sign, so they are named here).
+Tensor udiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor urem(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Logical (zero-filling) shift right.
+Tensor ushr(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor umax(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor umin(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ult(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ule(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor uge(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Floats: true where either operand is NaN.
+Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+
 //===----------------------------------------------------------------------===//
 // Kernel arguments and program ids
 //===----------------------------------------------------------------------===//
@@ -284,6 +300,13 @@ Tensor rsqrt(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = Sour
 Tensor sin(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor cos(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor abs(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// IEEE 754 maxNum/minNum: a NaN operand gives the other one (either zero
+/// may come out for -0 and +0).
+Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor floor(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor ceil(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor tanh(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 /// a * b + c, rounded once.
 Tensor fma(const Operand &a, const Operand &b, const Operand &c,
            SourceLoc loc = SourceLoc::current());

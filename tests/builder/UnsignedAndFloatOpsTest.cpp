@@ -1,0 +1,125 @@
+//===- UnsignedAndFloatOpsTest.cpp - Unsigned integer ops, maxnum/minnum,
+//                                   floor/ceil/tanh, unordered --------------===//
+//
+// Each kernel computes several of the ops on one pair of loaded tiles and
+// stores each result to its own output; the printed IR must hold the arith
+// or math op, and the host run must match a C++ reference on random
+// inputs (NaNs mixed in for the float ones).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BuilderTest.h"
+
+#include <cmath>
+
+namespace hadron::builder::test {
+namespace {
+
+using runtime::arg::i32;
+
+constexpr int kBlock = 256;
+const Layout k1D = Blocked{{2}, {32}, {4}, {0}};
+
+/// in0, in1, then `outputs` outputs, then n: one program of kBlock.
+struct Frame {
+  Tensor a, b, n, offsets, mask;
+  std::vector<Tensor> outs;
+};
+Frame frame(const DType &in, const DType &out, int outputs) {
+  Frame f;
+  Tensor pa = arg(pointer_type(in)), pb = arg(pointer_type(in));
+  for (int i = 0; i < outputs; ++i)
+    f.outs.push_back(arg(pointer_type(out)));
+  f.n = arg(int32);
+  f.offsets = arange(0, kBlock, k1D);
+  f.mask = f.offsets < f.n;
+  f.a = load(pa + f.offsets, f.mask, 1);
+  f.b = load(pb + f.offsets, f.mask, 1);
+  return f;
+}
+
+auto unsignedOps = jit("unsigned_ops", [] {
+  Frame f = frame(int32, int32, 9);
+  const Tensor results[] = {udiv(f.a, f.b),          urem(f.a, f.b),
+                            ushr(f.a, f.b & 31),     umax(f.a, f.b),
+                            umin(f.a, f.b),          ult(f.a, f.b).to(int32),
+                            ule(f.a, f.b).to(int32), ugt(f.a, f.b).to(int32),
+                            uge(f.a, f.b).to(int32)};
+  for (size_t i = 0; i < f.outs.size(); ++i)
+    store(f.outs[i] + f.offsets, results[i], f.mask);
+});
+
+TEST(BuilderOps, UnsignedIntegers) {
+  auto mod = unsignedOps.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"arith.divui", "arith.remui", "arith.shrui",
+                                          "arith.maxui", "arith.minui", "arith.cmpi ult",
+                                          "arith.cmpi ule", "arith.cmpi ugt", "arith.cmpi uge"}));
+  ASSERT_TRUE(mod);
+  const int n = kBlock - 1 - int(rng()() % 40);
+  std::vector<int32_t> a = randomI32(n, INT32_MIN, INT32_MAX), b = randomI32(n, INT32_MIN, INT32_MAX);
+  // Small divisors too, never zero; equal pairs for the <= and >= edges.
+  for (int i = 0; i < n; ++i) {
+    if (i % 3 == 0)
+      b[i] = 1 + int32_t(rng()() % 50);
+    if (i % 7 == 0)
+      b[i] = a[i];
+    if (b[i] == 0)
+      b[i] = 3;
+  }
+  std::vector<std::vector<int32_t>> outs(9, poisoned<int32_t>(kBlock));
+  std::vector<Arg> args = {input(a), input(b)};
+  for (auto &o : outs)
+    args.push_back(output(o));
+  args.push_back(i32(n));
+  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  for (int i = 0; i < n; ++i) {
+    uint32_t x = uint32_t(a[i]), y = uint32_t(b[i]);
+    const uint32_t want[] = {x / y, x % y, x >> (y & 31), std::max(x, y), std::min(x, y),
+                             x < y, x <= y, x > y, x >= y};
+    for (int k = 0; k < 9; ++k)
+      ASSERT_EQ(uint32_t(outs[k][i]), want[k]) << "output " << k << ", element " << i << ": "
+                                               << x << ", " << y;
+  }
+  for (auto &o : outs)
+    EXPECT_EQ(uint32_t(o[n]), 0xAAAAAAAAu) << "written past n";
+}
+
+auto floatOps = jit("float_ops", [] {
+  Frame f = frame(float32, float32, 6);
+  const Tensor results[] = {maxnum(f.a, f.b), minnum(f.a, f.b),
+                            floor(f.a),       ceil(f.a),
+                            tanh(f.a),        unordered(f.a, f.b).to(int32).to(float32)};
+  for (size_t i = 0; i < f.outs.size(); ++i)
+    store(f.outs[i] + f.offsets, results[i], f.mask);
+});
+
+TEST(BuilderOps, Floats) {
+  auto mod = floatOps.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"arith.maxnumf", "arith.minnumf", "math.floor",
+                                          "math.ceil", "math.tanh", "arith.cmpf uno"}));
+  ASSERT_TRUE(mod);
+  const int n = kBlock - 1 - int(rng()() % 40);
+  std::vector<float> a = randomF32(n, -8, 8), b = randomF32(n, -8, 8);
+  for (int i = 0; i < n; i += 5)
+    (i % 2 ? a : b)[i] = NAN;
+  std::vector<std::vector<float>> outs(6, poisoned<float>(kBlock));
+  std::vector<Arg> args = {input(a), input(b)};
+  for (auto &o : outs)
+    args.push_back(output(o));
+  args.push_back(i32(n));
+  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  std::vector<std::vector<float>> want(6, poisoned<float>(kBlock));
+  for (int i = 0; i < n; ++i) {
+    want[0][i] = std::fmax(a[i], b[i]);
+    want[1][i] = std::fmin(a[i], b[i]);
+    want[2][i] = std::floor(a[i]);
+    want[3][i] = std::ceil(a[i]);
+    want[4][i] = std::tanh(a[i]);
+    want[5][i] = std::isnan(a[i]) || std::isnan(b[i]) ? 1.0f : 0.0f;
+  }
+  for (int k = 0; k < 6; ++k)
+    EXPECT_TRUE(close(outs[k], want[k], k == 4 ? 1e-6 : 0, k == 4 ? 1e-6 : 0)) << "output " << k;
+}
+
+} // namespace
+} // namespace hadron::builder::test
