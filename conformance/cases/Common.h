@@ -11,6 +11,7 @@
 
 #include "Case.h"
 
+#include "kernels/Elementwise.h"
 #include "kernels/Frame.h"
 #include "testkit/TextKernel.h"
 
@@ -57,7 +58,8 @@ inline V F(double v) { return V{0, v}; }
 struct Elementwise {
   std::vector<Elem> ins;
   Elem out;
-  /// Emits the op on the loaded tiles; returns the result's SSA name.
+  /// Emits the op on the loaded tiles as IR text; returns the result's SSA
+  /// name. Empty when the kernel comes from the kernel library.
   std::function<std::string(Kernel &, const std::vector<std::string> &vals,
                             const std::vector<std::string> &types, const std::string &outType)>
       body;
@@ -68,21 +70,19 @@ struct Elementwise {
   Tolerance tol{};
 };
 
-/// The plan of one elementwise case with layout `layout`.
+/// The plan of one elementwise case with layout `layout`, its kernel
+/// written from `op.body`.
 Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
                      const std::string &kernel);
+/// The same with the kernel library's kernel of `use` (op.body unused).
+Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use);
 
 /// A tensor type with the element type swapped: i1 for a mask of `t`.
 std::string withElem(const std::string &tensorType, const std::string &elem);
 
 // Body builders.
 using Body = decltype(Elementwise::body);
-Body binaryOp(const std::string &op);
-Body unaryOp(const std::string &op);
-Body ternaryOp(const std::string &op);
 Body castOp(const std::string &op);
-/// A comparison, widened to the output type with extui.
-Body compareOp(const std::string &op, const std::string &pred);
 
 /// Default values of an element type: integers over their full range,
 /// floats in [-100, 100).

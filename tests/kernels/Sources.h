@@ -21,6 +21,8 @@ using BuiltKernels = std::vector<std::pair<std::string, std::string>>;
 /// Appends the frame kernels (Frame.h) of every use; returns "" or what
 /// failed to build.
 std::string addFrameKernels(BuiltKernels &out);
+/// The elementwise kernels (Elementwise.h) of every use.
+std::string addElementwiseKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
