@@ -18,6 +18,16 @@ Body castOp(const std::string &op) {
               const std::string &r) { return k.let(op + " " + a[0] + " : " + t[0] + " to " + r); };
 }
 
+Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes) {
+  Plan p;
+  p.kernel = use.kernel;
+  p.ir = kernels::builtKernelIR(use.key(lanes));
+  p.numWarps = use.layout.numWarps();
+  if (p.ir.empty())
+    p.note = "no kernel " + use.key(lanes) + " in the kernel library (tests/kernels)";
+  return p;
+}
+
 V defaultValue(Env &env, Elem e) {
   switch (e) {
   case Elem::I1: return I(env.uniformInt(0, 1));

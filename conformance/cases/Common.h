@@ -13,6 +13,7 @@
 
 #include "kernels/Elementwise.h"
 #include "kernels/Frame.h"
+#include "kernels/Memory.h"
 #include "testkit/TextKernel.h"
 
 #include <cmath>
@@ -37,13 +38,15 @@ using testkit::tensor;
 inline const std::vector<Blocked> &layouts1d() { return kernels::frameLayouts(); }
 
 /// 2-D layouts: row-major, column-major, and one with warps along columns.
-inline const std::vector<Blocked> &layouts2d() {
-  static const std::vector<Blocked> l = {
-      {{1, 4}, {4, 8}, {4, 1}, {1, 0}},
-      {{4, 1}, {8, 4}, {1, 4}, {0, 1}},
-      {{2, 2}, {2, 16}, {1, 2}, {1, 0}},
-  };
-  return l;
+inline const std::vector<Blocked> &layouts2d() { return kernels::layouts2d(); }
+
+/// The plan of the kernel library's `use` for `lanes` (kernel, IR, warps);
+/// its IR stays empty when the kernel was not built for them, which fails
+/// the case with the key.
+Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes);
+/// Appends `what` to the plan's note (after what libraryPlan put there).
+inline void addNote(Plan &p, const std::string &what) {
+  p.note += (p.note.empty() ? "" : "; ") + what;
 }
 
 /// One element's value, whatever its type: integers in `i`, floats in `f`.

@@ -1,9 +1,7 @@
 //===- Elementwise.cpp - The elementwise kernels, with the builder --------===//
 
 #include "Elementwise.h"
-#include "Sources.h"
-
-#include "hadron/Builder/Builder.h"
+#include "Build.h"
 
 #include <functional>
 #include <map>
@@ -87,8 +85,6 @@ Body body(const std::string &name, int width) {
   return nullptr;
 }
 
-hb::DType dtype(Elem e) { return hb::DType::fromText(testkit::irName(e)); }
-
 Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
   Body f = body(use.op, testkit::bitWidth(use.ins[0]));
   if (!f)
@@ -96,8 +92,8 @@ Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
   auto kernel = hb::jit(use.kernelName(), [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
     Args ptrs, vals;
     for (Elem e : use.ins)
-      ptrs.push_back(hb::arg(hb::pointer_type(dtype(e))));
-    Tensor out = hb::arg(hb::pointer_type(dtype(use.out)));
+      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
+    Tensor out = hb::arg(hb::pointer_type(dtypeOf(use.out)));
     Tensor n = hb::arg(hb::int32);
     Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, L);
     Tensor mask = offsets < n;
@@ -106,7 +102,7 @@ Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
     hb::store(out + offsets, f(vals), mask);
   });
   hb::Options options{.numWarps = static_cast<unsigned>(use.layout.numWarps())};
-  return kernel.specialize(options, use.blockFor(lanes), hb::Layout::fromText(use.layout.str(lanes)));
+  return kernel.specialize(options, use.blockFor(lanes), layoutOf(use.layout, lanes));
 }
 
 } // namespace

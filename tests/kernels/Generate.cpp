@@ -18,7 +18,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   hadron::kernels::BuiltKernels kernels;
-  for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels})
+  for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels,
+                   hadron::kernels::addMemoryKernels})
     if (std::string error = add(kernels); !error.empty()) {
       std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
       return 1;

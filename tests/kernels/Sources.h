@@ -23,6 +23,8 @@ using BuiltKernels = std::vector<std::pair<std::string, std::string>>;
 std::string addFrameKernels(BuiltKernels &out);
 /// The elementwise kernels (Elementwise.h) of every use.
 std::string addElementwiseKernels(BuiltKernels &out);
+/// The global-memory kernels (Memory.h).
+std::string addMemoryKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
