@@ -847,6 +847,38 @@ Tensor permute(const Tensor &x, const std::vector<int> &order, const Layout &lay
                     .getResult());
 }
 
+Tensor join(const Tensor &a, const Tensor &b, const Layout &layout, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "join";
+  RankedTensorType ta = tileOf(t, a, loc, what), tb = tileOf(t, b, loc, what);
+  if (ta != tb)
+    t.fail(loc, what,
+           "the operands' types differ: " + str(ta) + " and " + str(tb) +
+               "; join takes two tiles of one type");
+  SmallVector<int64_t> shape(ta.getShape());
+  shape.push_back(2);
+  auto result = t.tileType(shape, ta.getElementType(), t.layout(layout, loc, what), loc, what);
+  return Tensor(
+      t.checked(hd::JoinOp::create(t.b, t.at(loc), result, a.value(), b.value()), loc, what)
+          .getResult());
+}
+
+std::pair<Tensor, Tensor> split(const Tensor &x, const Layout &layout, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "split";
+  RankedTensorType type = tileOf(t, x, loc, what);
+  if (type.getRank() < 2)
+    t.fail(loc, what, "split needs a tile of rank 2 or more, got " + shapeStr(type.getShape()));
+  if (type.getShape().back() != 2)
+    t.fail(loc, what,
+           "the minor dimension of " + shapeStr(type.getShape()) + " is " +
+               std::to_string(type.getShape().back()) + "; split takes one of size 2");
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end() - 1);
+  auto half = t.tileType(shape, type.getElementType(), t.layout(layout, loc, what), loc, what);
+  auto op = t.checked(hd::SplitOp::create(t.b, t.at(loc), half, half, x.value()), loc, what);
+  return {Tensor(op.getLhs()), Tensor(op.getRhs())};
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and scans
 //===----------------------------------------------------------------------===//

@@ -53,6 +53,7 @@
 #include <source_location>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -329,6 +330,14 @@ Tensor reshape(const Tensor &x, const std::vector<int64_t> &shape, const Layout 
 /// Dimension i of the result is dimension order[i] of x.
 Tensor permute(const Tensor &x, const std::vector<int> &order, const Layout &layout,
                SourceLoc loc = SourceLoc::current());
+/// Stacks two tiles of one type along a new minor dimension of size 2
+/// (result[..., 0] = a, result[..., 1] = b), in `layout`.
+Tensor join(const Tensor &a, const Tensor &b, const Layout &layout,
+            SourceLoc loc = SourceLoc::current());
+/// The inverse of join: the halves of x's minor dimension (of size 2), each
+/// in `layout`.
+std::pair<Tensor, Tensor> split(const Tensor &x, const Layout &layout,
+                                SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Reductions and scans

@@ -1,10 +1,10 @@
-//===- UnsignedAndFloatOpsTest.cpp - Unsigned integer ops, maxnum/minnum,
-//                                   floor/ceil/tanh, unordered --------------===//
+//===- AddedOpsTest.cpp - Unsigned integer ops, maxnum/minnum, floor/ceil/
+//                        tanh, unordered, join/split ----------------------===//
 //
-// Each kernel computes several of the ops on one pair of loaded tiles and
-// stores each result to its own output; the printed IR must hold the arith
-// or math op, and the host run must match a C++ reference on random
-// inputs (NaNs mixed in for the float ones).
+// The ops the conformance suite needed when it moved off IR text. Each
+// kernel computes several of them on loaded tiles and stores each result to
+// its own output; the printed IR must hold the op, and the host run must
+// match a C++ reference on random inputs (NaNs mixed in for the float ones).
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,6 +119,50 @@ TEST(BuilderOps, Floats) {
   }
   for (int k = 0; k < 6; ++k)
     EXPECT_TRUE(close(outs[k], want[k], k == 4 ? 1e-6 : 0, k == 4 ? 1e-6 : 0)) << "output " << k;
+}
+
+// out[2i] = a[i], out[2i + 1] = b[i] through join; then split of that
+// tile gives a and b back to lo and hi.
+auto joinSplit = jit("join_split", [] {
+  const Layout pair = Blocked{{2, 2}, {32, 1}, {4, 1}, {1, 0}};
+  const Layout flat = Blocked{{4}, {32}, {4}, {0}};
+  Tensor a = arg(pointer_type(float32)), b = arg(pointer_type(float32));
+  Tensor out = arg(pointer_type(float32)), lo = arg(pointer_type(float32));
+  Tensor hi = arg(pointer_type(float32));
+  Tensor i = arange(0, kBlock, k1D);
+  Tensor joined = join(load(a + i), load(b + i), pair);
+  store(out + arange(0, 2 * kBlock, flat), reshape(joined, {2 * kBlock}, flat));
+  auto [x, y] = split(joined, k1D);
+  store(lo + i, x);
+  store(hi + i, y);
+});
+
+TEST(BuilderOps, JoinAndSplit) {
+  auto mod = joinSplit.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"hd.join", "tensor<256x2xf32", "hd.reshape",
+                                          "hd.split"}));
+  ASSERT_TRUE(mod);
+  std::vector<float> a = randomF32(kBlock), b = randomF32(kBlock);
+  std::vector<float> out = poisoned<float>(2 * kBlock), lo = poisoned<float>(kBlock),
+                     hi = poisoned<float>(kBlock);
+  ASSERT_TRUE(run(*mod, {1, 1, 1}, {input(a), input(b), output(out), output(lo), output(hi)}));
+  std::vector<float> want(2 * kBlock);
+  for (int i = 0; i < kBlock; ++i) {
+    want[2 * i] = a[i];
+    want[2 * i + 1] = b[i];
+  }
+  EXPECT_TRUE(close(out, want, 0, 0));
+  EXPECT_TRUE(close(lo, a, 0, 0));
+  EXPECT_TRUE(close(hi, b, 0, 0));
+}
+
+TEST(BuilderOps, SplitNeedsAMinorDimensionOfTwo) {
+  auto bad = jit("split_bad", [] {
+    Tensor x = full({16, 4}, 1.0, float32, Blocked{{1, 4}, {8, 4}, {4, 1}, {1, 0}});
+    split(x, Blocked{{1}, {32}, {4}, {0}});
+  });
+  EXPECT_NE(errorOf(bad.specialize({.numWarps = 4})).find("split takes one of size 2"),
+            std::string::npos);
 }
 
 } // namespace
