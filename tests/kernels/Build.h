@@ -27,6 +27,25 @@ inline builder::Options optionsOf(const KernelUse &use) {
   return {.numWarps = static_cast<unsigned>(use.layout.numWarps())};
 }
 
+/// The row-major offsets (row * ld + column) of an m x n tile of `layout`
+/// whose first element is at (row0, col0), and its mask (row < rows and
+/// column < cols) when `rows` and `cols` are given.
+struct Tile2d {
+  builder::Tensor offsets, mask;
+};
+inline Tile2d tile2d(int m, int n, const builder::Layout &layout, const builder::Operand &ld,
+                     const builder::Operand &row0 = 0, const builder::Operand &col0 = 0,
+                     const builder::Tensor &rows = {}, const builder::Tensor &cols = {}) {
+  namespace hb = hadron::builder;
+  hb::Tensor r = row0 + hb::arange(0, m, hb::Slice{1, layout});
+  hb::Tensor c = col0 + hb::arange(0, n, hb::Slice{0, layout});
+  Tile2d t;
+  t.offsets = hb::expand_dims(r * ld, 1) + hb::expand_dims(c, 0);
+  if (rows.valid())
+    t.mask = hb::expand_dims(r < rows, 1) & hb::expand_dims(c < cols, 0);
+  return t;
+}
+
 /// Builds each use for every lane count with `build` (once per key) and
 /// appends it to `out`; returns "" or what failed to build.
 inline std::string addUses(

@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
   }
   hadron::kernels::BuiltKernels kernels;
   for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels,
-                   hadron::kernels::addMemoryKernels})
+                   hadron::kernels::addMemoryKernels, hadron::kernels::addShapeKernels})
     if (std::string error = add(kernels); !error.empty()) {
       std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
       return 1;

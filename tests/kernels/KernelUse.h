@@ -13,6 +13,7 @@
 #include "testkit/Values.h"
 
 #include <string>
+#include <vector>
 
 namespace hadron::kernels {
 
@@ -20,15 +21,24 @@ using testkit::Blocked;
 using testkit::Elem;
 
 struct KernelUse {
-  /// The kernel function's name, unique in the library.
+  /// The kernel function's name.
   std::string kernel;
+  /// The layout of the kernel's tiles; its warps are the kernel's.
   Blocked layout;
   Elem elem = Elem::F32;
+  /// A second layout (what a conversion goes to), when the kernel has one.
+  Blocked second{};
+  /// Sizes and switches the family's header documents per kernel.
+  std::vector<int> ints{};
 
   /// The key of the kernel built for `lanes` (kernels::builtKernelIR).
   std::string key(unsigned lanes) const {
-    return "use." + kernel + "." + testkit::irName(elem) + "." + layout.name() + ".lanes" +
-           std::to_string(lanes);
+    std::string k = "use." + kernel + "." + testkit::irName(elem) + "." + layout.name();
+    if (second.rank() > 0)
+      k += ".to_" + second.name();
+    for (int i : ints)
+      k += "." + std::to_string(i);
+    return k + ".lanes" + std::to_string(lanes);
   }
 };
 

@@ -38,12 +38,9 @@ auto programIds = hb::jit("program_ids", [] {
 auto copy2d = hb::jit("copy2d", [](Constexpr<int> BM, Constexpr<int> BN, L layout) {
   Tensor in = hb::arg(hb::pointer_type(hb::float32)), out = hb::arg(hb::pointer_type(hb::float32));
   Tensor rows = hb::arg(hb::int32), cols = hb::arg(hb::int32);
-  Tensor r = hb::program_id(1) * BM + hb::arange(0, BM, hb::Slice{1, layout});
-  Tensor c = hb::program_id(0) * BN + hb::arange(0, BN, hb::Slice{0, layout});
-  Tensor offsets = hb::expand_dims(r * cols, 1) + hb::expand_dims(c, 0);
-  Tensor mask = hb::expand_dims(r < rows, 1) & hb::expand_dims(c < cols, 0);
-  Tensor x = hb::load(in + offsets, mask);
-  hb::store(out + offsets, x + x, mask);
+  Tile2d t = tile2d(BM, BN, layout, cols, hb::program_id(1) * BM, hb::program_id(0) * BN, rows, cols);
+  Tensor x = hb::load(in + t.offsets, t.mask);
+  hb::store(out + t.offsets, x + x, t.mask);
 });
 
 auto copy3d = hb::jit("copy3d", [](Block BLOCK, L layout) {

@@ -25,6 +25,8 @@ std::string addFrameKernels(BuiltKernels &out);
 std::string addElementwiseKernels(BuiltKernels &out);
 /// The global-memory kernels (Memory.h).
 std::string addMemoryKernels(BuiltKernels &out);
+/// The shape kernels (Shape.h).
+std::string addShapeKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
