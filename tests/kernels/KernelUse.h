@@ -30,6 +30,9 @@ struct KernelUse {
   Blocked second{};
   /// Sizes and switches the family's header documents per kernel.
   std::vector<int> ints{};
+  /// Which of a kernel's forms (a reduction's combine, ...), when it has
+  /// several.
+  std::string variant{};
 
   /// The key of the kernel built for `lanes` (kernels::builtKernelIR).
   std::string key(unsigned lanes) const {
@@ -38,6 +41,8 @@ struct KernelUse {
       k += ".to_" + second.name();
     for (int i : ints)
       k += "." + std::to_string(i);
+    if (!variant.empty())
+      k += "." + variant;
     return k + ".lanes" + std::to_string(lanes);
   }
 };

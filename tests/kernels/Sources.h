@@ -27,6 +27,8 @@ std::string addElementwiseKernels(BuiltKernels &out);
 std::string addMemoryKernels(BuiltKernels &out);
 /// The shape kernels (Shape.h).
 std::string addShapeKernels(BuiltKernels &out);
+/// The reduction and scan kernels (ReduceScan.h).
+std::string addReduceScanKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
