@@ -1,5 +1,5 @@
-//===- AddedOpsTest.cpp - Unsigned integer ops, maxnum/minnum, floor/ceil/
-//                        tanh, unordered, join/split ----------------------===//
+//===- AddedOpsTest.cpp - Unsigned integer ops and conversions, maxnum/
+//                        minnum, floor/ceil/tanh, unordered, join/split ---===//
 //
 // The ops the conformance suite needed when it moved off IR text. Each
 // kernel computes several of them on loaded tiles and stores each result to
@@ -119,6 +119,37 @@ TEST(BuilderOps, Floats) {
   }
   for (int k = 0; k < 6; ++k)
     EXPECT_TRUE(close(outs[k], want[k], k == 4 ? 1e-6 : 0, k == 4 ? 1e-6 : 0)) << "output " << k;
+}
+
+auto unsignedConversions = jit("unsigned_conversions", [] {
+  Tensor in = arg(pointer_type(int32)), wide = arg(pointer_type(int64));
+  Tensor asFloat = arg(pointer_type(float32)), back = arg(pointer_type(int32));
+  Tensor i = arange(0, kBlock, k1D);
+  Tensor x = load(in + i);
+  store(wide + i, to_unsigned(x.to(int16), int64));
+  Tensor f = to_unsigned(x, float32);
+  store(asFloat + i, f);
+  store(back + i, to_unsigned(f, int32));
+});
+
+TEST(BuilderOps, UnsignedConversions) {
+  auto mod = unsignedConversions.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"arith.trunci", "arith.extui", "arith.uitofp",
+                                          "arith.fptoui"}));
+  ASSERT_TRUE(mod);
+  std::vector<int32_t> in = randomI32(kBlock, INT32_MIN, INT32_MAX), back = poisoned<int32_t>(kBlock);
+  std::vector<int64_t> wide = poisoned<int64_t>(kBlock);
+  std::vector<float> asFloat = poisoned<float>(kBlock);
+  ASSERT_TRUE(run(*mod, {1, 1, 1}, {input(in), output(wide), output(asFloat), output(back)}));
+  for (int k = 0; k < kBlock; ++k) {
+    const uint32_t u = uint32_t(in[k]);
+    const float f = float(u);
+    ASSERT_EQ(wide[k], int64_t(uint16_t(u))) << k;
+    ASSERT_EQ(asFloat[k], f) << k;
+    // f rounds up to 2^32 for the largest u; fptoui is only defined below it.
+    if (f < 4294967296.0f)
+      ASSERT_EQ(uint32_t(back[k]), uint32_t(f)) << k;
+  }
 }
 
 // out[2i] = a[i], out[2i + 1] = b[i] through join; then split of that

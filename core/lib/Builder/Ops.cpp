@@ -380,6 +380,30 @@ Tensor Tensor::to(const DType &type, SourceLoc loc) const {
   return Tensor(op->getResult(0));
 }
 
+Tensor to_unsigned(const Tensor &x, const DType &type, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "to_unsigned(" + type.str() + ")";
+  Value v = requireTensor(t, x, loc, what);
+  Type to = t.type(type, loc, what);
+  Type from = getElementTypeOrSelf(v.getType());
+  Type result = to;
+  if (auto tile = dyn_cast<RankedTensorType>(v.getType()))
+    result = RankedTensorType::get(tile.getShape(), to, tile.getEncoding());
+  Location l = t.at(loc);
+  auto fi = dyn_cast<IntegerType>(from), ti = dyn_cast<IntegerType>(to);
+  Operation *op = nullptr;
+  if (fi && ti && fi.getWidth() < ti.getWidth())
+    op = arith::ExtUIOp::create(t.b, l, result, v);
+  else if (fi && isa<FloatType>(to))
+    op = arith::UIToFPOp::create(t.b, l, result, v);
+  else if (isa<FloatType>(from) && ti)
+    op = arith::FPToUIOp::create(t.b, l, result, v);
+  else
+    return x.to(type, loc);
+  t.verify(op, loc, what);
+  return Tensor(op->getResult(0));
+}
+
 Tensor Tensor::bitcast(const DType &type, SourceLoc loc) const {
   Trace &t = Trace::current(loc);
   const std::string what = ".bitcast(" + type.str() + ")";

@@ -195,6 +195,10 @@ Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::curren
 Tensor uge(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 /// Floats: true where either operand is NaN.
 Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// x.to(type) with integers read or written as unsigned: zero-extends
+/// (extui), converts unsigned integers to floats (uitofp) and floats to
+/// unsigned integers (fptoui); narrowing and float-to-float as .to().
+Tensor to_unsigned(const Tensor &x, const DType &type, SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Kernel arguments and program ids
