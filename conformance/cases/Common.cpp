@@ -13,11 +13,6 @@ std::string withElem(const std::string &t, const std::string &elem) {
   return t.substr(0, x + 1) + elem + t.substr(comma);
 }
 
-Body castOp(const std::string &op) {
-  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-              const std::string &r) { return k.let(op + " " + a[0] + " : " + t[0] + " to " + r); };
-}
-
 Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes) {
   Plan p;
   p.kernel = use.kernel;
@@ -92,40 +87,9 @@ Plan elementwiseData(Env &env, const Elementwise &op, const Blocked &layout, int
 
 } // namespace
 
-Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
-                     const std::string &name) {
-  const int block = layout.tile(0, env.lanes);
-  Kernel k(name, layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::vector<std::string> ptrs, vals, types;
-  for (Elem e : op.ins)
-    ptrs.push_back(k.arg(ptr(irName(e))));
-  std::string out = k.arg(ptr(irName(op.out)));
-  std::string n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  Kernel::Tile t = k.tile1d(block, l, start, n);
-  for (size_t a = 0; a < op.ins.size(); ++a) {
-    const std::string e = irName(op.ins[a]);
-    types.push_back(tensor({block}, e, l));
-    // Masked-off elements read 1 (`other`): an integer division by what a
-    // masked load leaves undefined may trap.
-    std::string one = k.dense(isFloat(op.ins[a]) ? "1.0" : "1", types.back());
-    vals.push_back(k.load(k.pointers(ptrs[a], e, t.offsets, {block}, l), e, {block}, l, t.mask, one));
-  }
-  std::string result = op.body(k, vals, types, tensor({block}, irName(op.out), l));
-  k.store(k.pointers(out, irName(op.out), t.offsets, {block}, l), result, irName(op.out), {block},
-          l, t.mask);
-
-  Plan p;
-  p.kernel = name;
-  p.ir = k.str();
-  p.numWarps = layout.numWarps();
-  return elementwiseData(env, op, layout, block, std::move(p));
-}
-
 Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use) {
   Plan p;
-  p.kernel = use.kernelName();
+  p.kernel = use.kernel;
   p.ir = kernels::builtKernelIR(use.key(env.lanes));
   p.numWarps = use.layout.numWarps();
   if (p.ir.empty()) {

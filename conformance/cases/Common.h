@@ -59,15 +59,11 @@ struct V {
 inline V I(int64_t v) { return V{v, static_cast<double>(v)}; }
 inline V F(double v) { return V{0, v}; }
 
-/// An elementwise op over typed tiles.
+/// What an elementwise case checks, over the kernel library's kernel
+/// (tests/kernels/Elementwise.h) of `ins` -> `out`.
 struct Elementwise {
   std::vector<Elem> ins;
   Elem out;
-  /// Emits the op on the loaded tiles as IR text; returns the result's SSA
-  /// name. Empty when the kernel comes from the kernel library.
-  std::function<std::string(Kernel &, const std::vector<std::string> &vals,
-                            const std::vector<std::string> &types, const std::string &outType)>
-      body;
   /// The reference of one element, from the inputs as the device sees them.
   std::function<V(const std::vector<V> &)> ref;
   /// Draws operand `k`; empty: the type's default range.
@@ -75,19 +71,12 @@ struct Elementwise {
   Tolerance tol{};
 };
 
-/// The plan of one elementwise case with layout `layout`, its kernel
-/// written from `op.body`.
-Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
-                     const std::string &kernel);
-/// The same with the kernel library's kernel of `use` (op.body unused).
+/// The plan of one elementwise case: the kernel library's kernel of `use`,
+/// n drawn so that the last tile is partial, inputs from `op.gen`.
 Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use);
 
 /// A tensor type with the element type swapped: i1 for a mask of `t`.
 std::string withElem(const std::string &tensorType, const std::string &elem);
-
-// Body builders.
-using Body = decltype(Elementwise::body);
-Body castOp(const std::string &op);
 
 /// Default values of an element type: integers over their full range,
 /// floats in [-100, 100).

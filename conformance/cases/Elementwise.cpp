@@ -72,14 +72,14 @@ std::function<V(Env &, int)> shiftOperands(Elem e) {
 
 /// What a case checks: the reference, the operands and the tolerance of
 /// the element type's op.
-struct Check {
+struct Reference {
   std::function<V(const std::vector<V> &)> ref;
   std::function<V(Env &, int k)> gen{};
   Tolerance tol{};
 };
-using Checks = std::map<std::string, Check>;
+using References = std::map<std::string, Reference>;
 
-void addIntChecks(Checks &c, Elem e) {
+void addIntChecks(References &c, Elem e) {
   const int w = bitWidth(e);
   auto wrap = [e](int64_t v) { return I(wrapTo(e, v)); };
   auto uw = [e](uint64_t v) { return I(wrapTo(e, static_cast<int64_t>(v))); };
@@ -120,7 +120,7 @@ void addIntChecks(Checks &c, Elem e) {
 }
 
 /// The math functions' checks come only with `full` (f32 and f64).
-void addFloatChecks(Checks &c, Elem e, bool full) {
+void addFloatChecks(References &c, Elem e, bool full) {
   auto r = [e](double v) { return F(roundTo(e, v)); };
   // Narrow types compute exactly in float and round once: that is their
   // correctly rounded result for + - * / and sqrt.
@@ -173,7 +173,7 @@ void addFloatChecks(Checks &c, Elem e, bool full) {
 /// __expf (2 + 1.173 |x| ulp: 13 on [-10, 10]), exp2f, rsqrtf (2 ulp) and
 /// __logf (3 ulp, 2^-21.41 absolute on [0.5, 2]), and the PTX ISA for
 /// div.full (2 ulp).
-void addFastMathChecks(Checks &c) {
+void addFastMathChecks(References &c) {
   const Elem e = Elem::F32;
   auto r = [e](double v) { return F(roundTo(e, v)); };
   auto range = [e](double lo, double hi) {
@@ -190,19 +190,19 @@ void addFastMathChecks(Checks &c) {
 }
 
 /// Every case's check, by case name.
-const Checks &checks() {
-  static const Checks all = [] {
-    Checks all;
-    auto addFor = [&all](Elem e, const std::function<void(Checks &)> &add) {
-      Checks c;
+const References &checks() {
+  static const References all = [] {
+    References all;
+    auto addFor = [&all](Elem e, const std::function<void(References &)> &add) {
+      References c;
       add(c);
       for (auto &[op, check] : c)
         all["ew." + std::string(irName(e)) + "." + op] = std::move(check);
     };
     for (Elem e : {Elem::I8, Elem::I16, Elem::I32, Elem::I64})
-      addFor(e, [e](Checks &c) { addIntChecks(c, e); });
+      addFor(e, [e](References &c) { addIntChecks(c, e); });
     for (Elem e : {Elem::F32, Elem::F64, Elem::F16, Elem::BF16})
-      addFor(e, [e](Checks &c) { addFloatChecks(c, e, e == Elem::F32 || e == Elem::F64); });
+      addFor(e, [e](References &c) { addFloatChecks(c, e, e == Elem::F32 || e == Elem::F64); });
     addFor(Elem::F32, addFastMathChecks);
     return all;
   }();
@@ -213,21 +213,21 @@ const Checks &checks() {
 
 void addElementwiseCases(std::vector<Case> &cases) {
   for (const kernels::ElementwiseUse &use : kernels::elementwiseUses()) {
-    auto it = checks().find(use.name());
+    auto it = checks().find(use.name);
     if (it == checks().end()) {
       // The kernel library has an op this file does not check: the case
       // fails saying so.
-      cases.push_back({use.name(), [use](Env &) {
+      cases.push_back({use.name, [use](Env &) {
                          Plan p;
-                         p.kernel = use.kernelName();
-                         p.note = "no reference for " + use.name() +
+                         p.kernel = use.kernel;
+                         p.note = "no reference for " + use.name +
                                   " in conformance/cases/Elementwise.cpp";
                          return p;
                        }});
       continue;
     }
-    Elementwise ew{use.ins, use.out, nullptr, it->second.ref, it->second.gen, it->second.tol};
-    cases.push_back({use.name(), [ew, use](Env &env) { return elementwisePlan(env, ew, use); }});
+    Elementwise ew{use.ins, use.out, it->second.ref, it->second.gen, it->second.tol};
+    cases.push_back({use.name, [ew, use](Env &env) { return elementwisePlan(env, ew, use); }});
   }
 }
 

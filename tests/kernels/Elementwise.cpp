@@ -3,6 +3,8 @@
 #include "Elementwise.h"
 #include "Build.h"
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 
@@ -24,6 +26,28 @@ Body guardedShift(int width, const std::function<Tensor(Tensor, Tensor)> &shift,
   return [=](const Args &v) {
     return hb::where(hb::uge(v[1], width), beyond(v[0]), shift(v[0], v[1] & (width - 1)));
   };
+}
+
+/// The conversion `op` ("f32_i8.saturating") to `to`.
+Body conversion(const std::string &op, Elem to) {
+  const hb::DType type = dtypeOf(to);
+  const std::string how = op.find('.') == std::string::npos ? "" : op.substr(op.find('.') + 1);
+  if (how == "uitofp" || how == "fptoui" || how == "extui")
+    return [type](const Args &v) { return hb::to_unsigned(v[0], type); };
+  if (how == "bitcast")
+    return [type](const Args &v) { return v[0].bitcast(type); };
+  if (how == "saturating") {
+    const int w = testkit::bitWidth(to);
+    const double limit = std::ldexp(1.0, w - 1);
+    const int64_t maxv = w == 64 ? INT64_MAX : (int64_t(1) << (w - 1)) - 1;
+    const int64_t minv = w == 64 ? INT64_MIN : -(int64_t(1) << (w - 1));
+    return [=](const Args &v) {
+      const Tensor &x = v[0];
+      Tensor inRange = hb::where(x >= limit, maxv, x.to(type));
+      return hb::where(hb::unordered(x, x), 0, hb::where(x < -limit, minv, inRange));
+    };
+  }
+  return [type](const Args &v) { return v[0].to(type); };
 }
 
 /// The op `name` on operands of width `width` (integers) or any float.
@@ -86,10 +110,11 @@ Body body(const std::string &name, int width) {
 }
 
 Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
-  Body f = body(use.op, testkit::bitWidth(use.ins[0]));
+  Body f = use.kernel == "convert" ? conversion(use.op, use.out)
+                                   : body(use.op, testkit::bitWidth(use.ins[0]));
   if (!f)
     return Error("no elementwise op '" + use.op + "' (tests/kernels/Elementwise.cpp)");
-  auto kernel = hb::jit(use.kernelName(), [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
+  auto kernel = hb::jit(use.kernel, [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
     Args ptrs, vals;
     for (Elem e : use.ins)
       ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
@@ -109,12 +134,13 @@ Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
 
 std::string addElementwiseKernels(BuiltKernels &out) {
   for (unsigned lanes : testkit::kLaneCounts)
-    for (const ElementwiseUse &use : elementwiseUses()) {
-      auto m = build(use, lanes);
-      if (!m)
-        return use.key(lanes) + ": " + m.error();
-      out.push_back({use.key(lanes), m->str()});
-    }
+    for (const auto &uses : {elementwiseUses(), conversionUses()})
+      for (const ElementwiseUse &use : uses) {
+        auto m = build(use, lanes);
+        if (!m)
+          return use.key(lanes) + ": " + m.error();
+        out.push_back({use.key(lanes), m->str()});
+      }
   return "";
 }
 

@@ -17,6 +17,12 @@
 //             f32 and f64 also sqrt fma floor ceil exp log sin tanh
 //   f32 afn   exp_afn exp2_afn log_afn rsqrt_afn divf_afn (FastMath::afn)
 //
+// and the conversions of the cvt.<from>_<to>[.variant] cases (kernel
+// `convert`): .to() for float narrowing (.rne, .subnormal) and widening,
+// .sitofp, .fptosi, .extsi and .trunci; to_unsigned for .uitofp, .fptoui
+// and .extui; .bitcast; and .saturating, float to int the way front ends
+// write it (NaN -> 0, out of range -> the type's MIN/MAX, else fptosi).
+//
 // Plain C++: the conformance suite (runtime only) walks the uses to name
 // its cases and find their kernels; the generator (Elementwise.cpp, with the
 // C++ builder) builds every use.
@@ -37,16 +43,18 @@ using testkit::Elem;
 
 /// One op on one element type with the 1-D layout it runs with.
 struct ElementwiseUse {
+  /// The conformance case's name: "ew.i32.divui", "cvt.f32_bf16.rne".
+  std::string name;
+  /// The kernel function's name.
+  std::string kernel;
+  /// The op: "divui", "f32_bf16.rne".
   std::string op;
   std::vector<Elem> ins;
   Elem out;
   Blocked layout;
 
-  /// "ew.i32.divui": the conformance case's name.
-  std::string name() const { return "ew." + std::string(testkit::irName(ins[0])) + "." + op; }
-  std::string kernelName() const { return "ew_" + op; }
   int blockFor(unsigned lanes) const { return layout.tile(0, lanes); }
-  std::string key(unsigned lanes) const { return name() + ".lanes" + std::to_string(lanes); }
+  std::string key(unsigned lanes) const { return name + ".lanes" + std::to_string(lanes); }
 };
 
 /// Every use, in the conformance suite's order: i8, i16, i32, i64, then
@@ -80,7 +88,9 @@ inline std::vector<ElementwiseUse> elementwiseUses() {
   std::vector<ElementwiseUse> uses;
   auto add = [&](const Op &op, Elem e) {
     const Blocked &layout = frameLayouts()[uses.size() % frameLayouts().size()];
-    uses.push_back({op.name, std::vector<Elem>(op.arity, e), op.toI32 ? Elem::I32 : e, layout});
+    const std::string name = op.name;
+    uses.push_back({"ew." + std::string(testkit::irName(e)) + "." + name, "ew_" + name, name,
+                    std::vector<Elem>(op.arity, e), op.toI32 ? Elem::I32 : e, layout});
   };
   for (Elem e : {Elem::I8, Elem::I16, Elem::I32, Elem::I64})
     for (const Op &op : intOps)
@@ -94,6 +104,37 @@ inline std::vector<ElementwiseUse> elementwiseUses() {
   }
   for (const Op &op : fastMathOps)
     add(op, Elem::F32);
+  return uses;
+}
+
+/// The element type named `t` ("bf16").
+inline Elem elemNamed(const std::string &t) {
+  for (Elem e : {Elem::I1, Elem::I8, Elem::I16, Elem::I32, Elem::I64, Elem::F16, Elem::BF16,
+                 Elem::F32, Elem::F64})
+    if (t == testkit::irName(e))
+      return e;
+  return Elem::I1;
+}
+
+/// Every conversion, in the conformance suite's order; the uses take the
+/// 1-D frame layouts in turn from the second.
+inline std::vector<ElementwiseUse> conversionUses() {
+  static const char *const ops[] = {
+      "f32_bf16.rne",     "f32_bf16.subnormal", "f32_f16.rne",        "f64_f32.rne",
+      "f16_f32",          "bf16_f32",           "f32_f64",            "i32_f32.sitofp",
+      "i32_f32.uitofp",   "i64_f64.sitofp",     "i8_f16.sitofp",      "i16_f32.sitofp",
+      "f32_i32.fptosi",   "f64_i64.fptosi",     "f32_i32.fptoui",     "f32_i8.saturating",
+      "f32_i16.saturating", "f32_i32.saturating", "f64_i64.saturating", "f16_i8.saturating",
+      "i8_i32.extsi",     "i16_i64.extui",      "i32_i64.extsi",      "i64_i8.trunci",
+      "i32_i16.trunci",   "i32_f32.bitcast"};
+  std::vector<ElementwiseUse> uses;
+  for (const std::string op : ops) {
+    const std::string types = op.substr(0, op.find('.'));
+    const size_t bar = types.find('_');
+    const Blocked &layout = frameLayouts()[(uses.size() + 1) % frameLayouts().size()];
+    uses.push_back({"cvt." + op, "convert", op, {elemNamed(types.substr(0, bar))},
+                    elemNamed(types.substr(bar + 1)), layout});
+  }
   return uses;
 }
 

@@ -51,7 +51,7 @@ void reduceOrScan(int M, int N, const hb::Layout &layout, const hb::DType &type,
     hb::store(out + t.offsets, hb::associative_scan(x, axis, c.body, reverse), t.mask);
     return;
   }
-  Tensor i = hb::arange(0, axis == 0 ? N : M, hb::Slice{axis, layout});
+  Tensor i = hb::arange(0, axis == 0 ? N : M, hb::Slice{static_cast<unsigned>(axis), layout});
   hb::store(out + i, hb::reduce(x, axis, c.body), i < (axis == 0 ? cols : rows));
 }
 
@@ -81,7 +81,7 @@ auto argmax = hb::jit("argmax", [](int M, int N, L layout, int axis) {
     Tensor take = (b[0] > a[0]) | ((b[0] == a[0]) & (b[1] < a[1]));
     return hb::Values{hb::where(take, b[0], a[0]), hb::where(take, b[1], a[1])};
   });
-  Tensor i = hb::arange(0, axis == 0 ? N : M, hb::Slice{axis, layout});
+  Tensor i = hb::arange(0, axis == 0 ? N : M, hb::Slice{static_cast<unsigned>(axis), layout});
   hb::store(max + i, r[0]);
   hb::store(index + i, r[1]);
 });

@@ -21,7 +21,7 @@ using BuiltKernels = std::vector<std::pair<std::string, std::string>>;
 /// Appends the frame kernels (Frame.h) of every use; returns "" or what
 /// failed to build.
 std::string addFrameKernels(BuiltKernels &out);
-/// The elementwise kernels (Elementwise.h) of every use.
+/// The elementwise and conversion kernels (Elementwise.h) of every use.
 std::string addElementwiseKernels(BuiltKernels &out);
 /// The global-memory kernels (Memory.h).
 std::string addMemoryKernels(BuiltKernels &out);
