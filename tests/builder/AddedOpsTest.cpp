@@ -1,5 +1,6 @@
-//===- AddedOpsTest.cpp - Unsigned integer ops and conversions, maxnum/
-//                        minnum, floor/ceil/tanh, unordered, join/split ---===//
+//===- AddedOpsTest.cpp - Unsigned integer ops, conversions and atomics,
+//                        maxnum/minnum, floor/ceil/tanh, unordered,
+//                        join/split ------------------------------------===//
 //
 // The ops the conformance suite needed when it moved off IR text. Each
 // kernel computes several of them on loaded tiles and stores each result to
@@ -150,6 +151,32 @@ TEST(BuilderOps, UnsignedConversions) {
     if (f < 4294967296.0f)
       ASSERT_EQ(uint32_t(back[k]), uint32_t(f)) << k;
   }
+}
+
+// Every element folds into one of two bins with unsigned max and min.
+auto unsignedAtomics = jit("unsigned_atomics", [] {
+  Tensor x = arg(pointer_type(int32)), bins = arg(pointer_type(int32));
+  Tensor i = arange(0, kBlock, k1D);
+  Tensor v = load(x + i);
+  atomic_umax(bins + 0 * i, v);
+  atomic_umin(bins + (0 * i + 1), v);
+});
+
+TEST(BuilderOps, UnsignedAtomics) {
+  auto mod = unsignedAtomics.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"hd.atomic_rmw umax", "hd.atomic_rmw umin"}));
+  ASSERT_TRUE(mod);
+  std::vector<int32_t> x = randomI32(kBlock, INT32_MIN, INT32_MAX);
+  const uint32_t init0 = uint32_t(rng()()), init1 = uint32_t(rng()());
+  std::vector<int32_t> bins = {int32_t(init0), int32_t(init1)};
+  ASSERT_TRUE(run(*mod, {1, 1, 1}, {input(x), output(bins)}));
+  uint32_t hi = init0, lo = init1;
+  for (int32_t v : x) {
+    hi = std::max(hi, uint32_t(v));
+    lo = std::min(lo, uint32_t(v));
+  }
+  EXPECT_EQ(uint32_t(bins[0]), hi);
+  EXPECT_EQ(uint32_t(bins[1]), lo);
 }
 
 // out[2i] = a[i], out[2i + 1] = b[i] through join; then split of that

@@ -589,6 +589,14 @@ Tensor atomic_add(const Tensor &p, const Operand &v, const Tensor &m, AtomicOpti
                   SourceLoc loc) {
   return atomic(hd::AtomicRMWKind::add, hd::AtomicRMWKind::fadd, p, v, m, o, loc, "atomic_add");
 }
+Tensor atomic_umax(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
+                   SourceLoc loc) {
+  return atomic(hd::AtomicRMWKind::umax, std::nullopt, p, v, m, o, loc, "atomic_umax");
+}
+Tensor atomic_umin(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
+                   SourceLoc loc) {
+  return atomic(hd::AtomicRMWKind::umin, std::nullopt, p, v, m, o, loc, "atomic_umin");
+}
 Tensor atomic_max(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
                   SourceLoc loc) {
   return atomic(hd::AtomicRMWKind::max, hd::AtomicRMWKind::fmax, p, v, m, o, loc, "atomic_max");

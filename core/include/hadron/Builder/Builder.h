@@ -277,6 +277,11 @@ Tensor atomic_xor(const Tensor &pointer, const Operand &value, const Tensor &mas
                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
 Tensor atomic_xchg(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
                    AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
+/// Unsigned max/min: memory and value read as unsigned integers.
+Tensor atomic_umax(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
+                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
+Tensor atomic_umin(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
+                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
 /// Where memory equals `cmp`, writes `value`; returns the old values.
 Tensor atomic_cas(const Tensor &pointer, const Operand &cmp, const Operand &value,
                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
