@@ -6,13 +6,6 @@
 
 namespace hadron::conformance {
 
-std::string withElem(const std::string &t, const std::string &elem) {
-  // tensor<512xf32, #l> -> tensor<512xi1, #l>
-  size_t comma = t.find(',');
-  size_t x = t.rfind('x', comma);
-  return t.substr(0, x + 1) + elem + t.substr(comma);
-}
-
 Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes) {
   Plan p;
   p.kernel = use.kernel;

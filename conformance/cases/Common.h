@@ -11,6 +11,7 @@
 
 #include "Case.h"
 
+#include "kernels/Atomic.h"
 #include "kernels/Elementwise.h"
 #include "kernels/Frame.h"
 #include "kernels/Memory.h"
@@ -74,9 +75,6 @@ struct Elementwise {
 /// The plan of one elementwise case: the kernel library's kernel of `use`,
 /// n drawn so that the last tile is partial, inputs from `op.gen`.
 Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use);
-
-/// A tensor type with the element type swapped: i1 for a mask of `t`.
-std::string withElem(const std::string &tensorType, const std::string &elem);
 
 /// Default values of an element type: integers over their full range,
 /// floats in [-100, 100).

@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   hadron::kernels::BuiltKernels kernels;
   for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels,
                    hadron::kernels::addMemoryKernels, hadron::kernels::addShapeKernels,
-                   hadron::kernels::addReduceScanKernels})
+                   hadron::kernels::addReduceScanKernels, hadron::kernels::addAtomicKernels})
     if (std::string error = add(kernels); !error.empty()) {
       std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
       return 1;

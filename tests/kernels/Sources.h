@@ -29,6 +29,8 @@ std::string addMemoryKernels(BuiltKernels &out);
 std::string addShapeKernels(BuiltKernels &out);
 /// The reduction and scan kernels (ReduceScan.h).
 std::string addReduceScanKernels(BuiltKernels &out);
+/// The atomic kernels (Atomic.h).
+std::string addAtomicKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
