@@ -14,6 +14,7 @@
 #include "kernels/Atomic.h"
 #include "kernels/Elementwise.h"
 #include "kernels/Frame.h"
+#include "kernels/Layout.h"
 #include "kernels/Memory.h"
 #include "kernels/ReduceScan.h"
 #include "kernels/Shape.h"

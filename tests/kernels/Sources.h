@@ -31,6 +31,8 @@ std::string addShapeKernels(BuiltKernels &out);
 std::string addReduceScanKernels(BuiltKernels &out);
 /// The atomic kernels (Atomic.h).
 std::string addAtomicKernels(BuiltKernels &out);
+/// The layout-conversion and shared-memory kernels (Layout.h).
+std::string addLayoutKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
