@@ -33,6 +33,8 @@ std::string addReduceScanKernels(BuiltKernels &out);
 std::string addAtomicKernels(BuiltKernels &out);
 /// The layout-conversion and shared-memory kernels (Layout.h).
 std::string addLayoutKernels(BuiltKernels &out);
+/// The dot kernels (Dot.h).
+std::string addDotKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
