@@ -1,6 +1,8 @@
 //===- Common.h - What the case files share ---------------------*- C++ -*-===//
 //
-// The layouts cases rotate through, and the 1-D elementwise frame: a masked
+// The layouts cases rotate through, the plan of a kernel from the kernel
+// library (tests/kernels, written with the C++ builder and built at build
+// time: the suite links no MLIR), and the 1-D elementwise frame: a masked
 // tile per program over n elements (n drawn so that the last tile is
 // partial), one to three typed inputs, one typed output compared with a
 // reference evaluated per element in the op's precision.
@@ -18,7 +20,6 @@
 #include "kernels/Memory.h"
 #include "kernels/ReduceScan.h"
 #include "kernels/Shape.h"
-#include "testkit/TextKernel.h"
 
 #include <cmath>
 #include <functional>
@@ -29,13 +30,6 @@
 namespace hadron::conformance {
 
 using testkit::Blocked;
-using testkit::Kernel;
-using testkit::linearLayout;
-using testkit::list;
-using testkit::ptr;
-using testkit::shapeStr;
-using testkit::slice;
-using testkit::tensor;
 
 /// 1-D layouts (4, 1 and 2 elements per thread; 4, 8 and 1 warps): the
 /// kernel library's frame layouts.

@@ -27,12 +27,17 @@
 #include "Common.h"
 
 #include "kernels/Dot.h"
+#include "testkit/TextKernel.h"
 
 #include <optional>
 
 namespace hadron::conformance {
 
 namespace {
+
+using testkit::Kernel;
+using testkit::ptr;
+using testkit::tensor;
 
 /// One dot.mma kernel and its problem.
 struct DotTile {
