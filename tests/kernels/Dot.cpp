@@ -36,6 +36,11 @@ Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
 
 } // namespace
 
-std::string addDotKernels(BuiltKernels &out) { return addUses(out, dotUses(), build); }
+std::string addDotKernels(BuiltKernels &out) {
+  std::vector<KernelUse> uses = dotUses();
+  for (KernelUse &u : e2eDotUses())
+    uses.push_back(std::move(u));
+  return addUses(out, uses, build);
+}
 
 } // namespace hadron::kernels

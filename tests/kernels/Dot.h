@@ -50,6 +50,23 @@ inline std::vector<KernelUse> dotUses() {
   };
 }
 
+/// What tests/e2e's Dot tests take from the library (those whose operands
+/// stay in registers), in their order: f32 and f64 accumulate in their own
+/// type, f16 in f32.
+inline std::vector<KernelUse> e2eDotUses() {
+  const Elem f16 = Elem::F16, f32 = Elem::F32, f64 = Elem::F64;
+  return {
+      dotUse(f32, f32, {{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8),
+      dotUse(f32, f32, {{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 16),
+      dotUse(f32, f32, {{4, 2}, {8, 4}, {1, 2}, {0, 1}}, 32, 16, 16),
+      dotUse(f32, f32, {{1, 2}, {32, 1}, {1, 1}, {1, 0}}, 32, 16, 4),
+      dotUse(f32, f32, {{2, 2}, {4, 8}, {2, 4}, {1, 0}}, 16, 32, 8),
+      dotUse(f16, f32, {{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8),
+      dotUse(f16, f32, {{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 8),
+      dotUse(f64, f64, {{2, 2}, {8, 4}, {2, 1}, {1, 0}}, 32, 16, 8),
+  };
+}
+
 } // namespace hadron::kernels
 
 #endif // HADRON_TESTS_KERNELS_DOT_H
