@@ -60,12 +60,8 @@ int addLibraryKernel(Program &p, const DotCase &c) {
   const auto elem = [](const std::string &t) { return t == "f16" ? testkit::Elem::F16
                                                       : t == "f64" ? testkit::Elem::F64
                                                                    : testkit::Elem::F32; };
-  std::string key = kernels::dotUse(elem(c.in), elem(c.accElem()), c.acc, c.bm, c.bn, c.bk)
-                        .key(session().lanes);
-  std::string ir = builtKernelIR(key);
-  if (ir.empty())
-    ADD_FAILURE() << "no built kernel " << key << " (tests/kernels)";
-  return p.add(ir, "matmul");
+  kernels::KernelUse use = kernels::dotUse(elem(c.in), elem(c.accElem()), c.acc, c.bm, c.bn, c.bk);
+  return p.addBuilt(use.key(session().lanes), use.kernel);
 }
 
 /// The text kernel of a case whose operands are shared-memory tiles.

@@ -56,8 +56,8 @@ Result<hb::Module> buildRmw(const KernelUse &use, unsigned lanes) {
     Tensor old = rmw(bins + offsets % kAtomicBins, v, mask, options, hb::SourceLoc::current());
     hb::store(olds + offsets, old, mask);
   });
-  return kernel.specialize(optionsOf(use), use.layout.tile(0, lanes), layoutOf(use.layout, lanes),
-                           dtypeOf(use.elem));
+  const int block = use.ints.size() > 1 ? use.ints[1] : use.layout.tile(0, lanes);
+  return kernel.specialize(optionsOf(use), block, layoutOf(use.layout, lanes), dtypeOf(use.elem));
 }
 
 auto cas = hb::jit("cas", [](int BLOCK, L layout, T type) {
@@ -79,6 +79,30 @@ auto histogram = hb::jit("histogram", [](int BLOCK, L layout) {
                  {.sem = hb::MemSemantic::relaxed});
 });
 
+auto ticket = hb::jit("ticket", [] {
+  Tensor counter = hb::arg(hb::pointer_type(hb::int32));
+  Tensor tickets = hb::arg(hb::pointer_type(hb::int32));
+  hb::store(tickets + hb::program_id(0), hb::atomic_add(counter, 1));
+});
+
+auto casWinner = hb::jit("cas_winner", [](int BLOCK, L layout) {
+  Tensor slot = hb::arg(hb::pointer_type(hb::int32)), seen = hb::arg(hb::pointer_type(hb::int32));
+  Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
+  Tensor slots = hb::full({BLOCK}, slot, hb::pointer_type(hb::int32), layout);
+  hb::store(seen + offsets, hb::atomic_cas(slots, 0, offsets + 1));
+});
+
+auto casEach = hb::jit("cas_each", [](int BLOCK, L layout, T type) {
+  Tensor mem = hb::arg(hb::pointer_type(type)), cmp = hb::arg(hb::pointer_type(type));
+  Tensor val = hb::arg(hb::pointer_type(type)), olds = hb::arg(hb::pointer_type(type));
+  Tensor n = hb::arg(hb::int32);
+  Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
+  Tensor mask = offsets < n;
+  Tensor c = hb::load(cmp + offsets, mask), v = hb::load(val + offsets, mask);
+  Tensor old = hb::atomic_cas(mem + hb::where(mask, offsets, 0), hb::where(mask, c, -7777777), v);
+  hb::store(olds + offsets, old, mask);
+});
+
 Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
   const hb::Layout layout = layoutOf(use.layout, lanes);
   const int block = use.layout.tile(0, lanes);
@@ -88,11 +112,22 @@ Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
     return cas.specialize(optionsOf(use), block, layout, dtypeOf(use.elem));
   if (use.kernel == "histogram")
     return histogram.specialize(optionsOf(use), block, layout);
+  if (use.kernel == "ticket")
+    return ticket.specialize(optionsOf(use));
+  if (use.kernel == "cas_winner")
+    return casWinner.specialize(optionsOf(use), use.ints[0], layout);
+  if (use.kernel == "cas_each")
+    return casEach.specialize(optionsOf(use), use.ints[0], layout, dtypeOf(use.elem));
   return Error("no atomic kernel '" + use.kernel + "' (tests/kernels/Atomic.cpp)");
 }
 
 } // namespace
 
-std::string addAtomicKernels(BuiltKernels &out) { return addUses(out, atomicUses(), build); }
+std::string addAtomicKernels(BuiltKernels &out) {
+  std::vector<KernelUse> uses = atomicUses();
+  for (KernelUse &u : e2eAtomicUses())
+    uses.push_back(std::move(u));
+  return addUses(out, uses, build);
+}
 
 } // namespace hadron::kernels
