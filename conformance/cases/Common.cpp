@@ -6,14 +6,23 @@
 
 namespace hadron::conformance {
 
-Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes) {
+Plan builtPlan(const std::string &kernel, const std::string &key, int numWarps) {
   Plan p;
-  p.kernel = use.kernel;
-  p.ir = kernels::builtKernelIR(use.key(lanes));
-  p.numWarps = use.layout.numWarps();
+  p.kernel = kernel;
+  p.ir = kernels::builtKernelIR(key);
+  p.numWarps = numWarps;
   if (p.ir.empty())
-    p.note = "no kernel " + use.key(lanes) + " in the kernel library (tests/kernels)";
+    p.note = "no kernel " + key + " in the kernel library (tests/kernels)";
   return p;
+}
+
+Case unchecked(const std::string &name, const std::string &kernel, const std::string &file) {
+  return {name, [=](Env &) {
+            Plan p;
+            p.kernel = kernel;
+            p.note = "no reference for " + name + " in " + file;
+            return p;
+          }};
 }
 
 V defaultValue(Env &env, Elem e) {
@@ -81,14 +90,9 @@ Plan elementwiseData(Env &env, const Elementwise &op, const Blocked &layout, int
 } // namespace
 
 Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use) {
-  Plan p;
-  p.kernel = use.kernel;
-  p.ir = kernels::builtKernelIR(use.key(env.lanes));
-  p.numWarps = use.layout.numWarps();
-  if (p.ir.empty()) {
-    p.note = "no kernel " + use.key(env.lanes) + " in the kernel library (tests/kernels)";
+  Plan p = builtPlan(use.kernel, use.key(env.lanes), use.layout.numWarps());
+  if (p.ir.empty())
     return p;
-  }
   return elementwiseData(env, op, use.layout, use.blockFor(env.lanes), std::move(p));
 }
 

@@ -38,10 +38,17 @@ inline const std::vector<Blocked> &layouts1d() { return kernels::frameLayouts();
 /// 2-D layouts: row-major, column-major, and one with warps along columns.
 inline const std::vector<Blocked> &layouts2d() { return kernels::layouts2d(); }
 
-/// The plan of the kernel library's `use` for `lanes` (kernel, IR, warps);
-/// its IR stays empty when the kernel was not built for them, which fails
-/// the case with the key.
-Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes);
+/// The plan of the kernel library's kernel `key` (function `kernel`, with
+/// `numWarps` warps); its IR stays empty when the kernel was not built,
+/// which fails the case with the key.
+Plan builtPlan(const std::string &kernel, const std::string &key, int numWarps);
+/// The same for the kernel library's `use`, built for `lanes`.
+inline Plan libraryPlan(const kernels::KernelUse &use, unsigned lanes) {
+  return builtPlan(use.kernel, use.key(lanes), use.layout.numWarps());
+}
+/// A case that fails saying `file` has no reference for it: the kernel
+/// library lists a kernel the suite does not check.
+Case unchecked(const std::string &name, const std::string &kernel, const std::string &file);
 /// Appends `what` to the plan's note (after what libraryPlan put there).
 inline void addNote(Plan &p, const std::string &what) {
   p.note += (p.note.empty() ? "" : "; ") + what;

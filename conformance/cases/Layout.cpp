@@ -20,8 +20,6 @@
 
 #include "Common.h"
 
-#include "kernels/BuiltKernels.h"
-
 namespace hadron::conformance {
 
 namespace {
@@ -33,13 +31,7 @@ using kernels::Smem;
 
 /// The kernel library's kernel of `use` for the env's lanes.
 Plan layoutPlan(const LayoutUse &use, unsigned lanes) {
-  Plan p;
-  p.kernel = use.kernel;
-  p.ir = kernels::builtKernelIR(use.key(lanes));
-  p.numWarps = use.numWarps();
-  if (p.ir.empty())
-    p.note = "no kernel " + use.key(lanes) + " in the kernel library (tests/kernels)";
-  return p;
+  return builtPlan(use.kernel, use.key(lanes), use.numWarps());
 }
 
 Plan convert2d(Env &env, const LayoutUse &use) {

@@ -6,10 +6,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Constexpr;
-using hb::Tensor;
-
 using L = Constexpr<hb::Layout>;
 using T = Constexpr<hb::DType>;
 using Rmw = Tensor (*)(const Tensor &, const hb::Operand &, const Tensor &, hb::AtomicOptions,
@@ -127,7 +123,7 @@ std::string addAtomicKernels(BuiltKernels &out) {
   std::vector<KernelUse> uses = atomicUses();
   for (KernelUse &u : e2eAtomicUses())
     uses.push_back(std::move(u));
-  return addUses(out, uses, build);
+  return addUses<KernelUse>(out, uses, build);
 }
 
 } // namespace hadron::kernels

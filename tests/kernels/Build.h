@@ -17,6 +17,10 @@
 
 namespace hadron::kernels {
 
+namespace hb = hadron::builder;
+using hb::Constexpr;
+using hb::Tensor;
+
 inline builder::DType dtypeOf(Elem e) { return builder::DType::fromText(testkit::irName(e)); }
 
 inline builder::Layout layoutOf(const Blocked &b, unsigned lanes) {
@@ -46,14 +50,15 @@ inline Tile2d tile2d(int m, int n, const builder::Layout &layout, const builder:
   return t;
 }
 
-/// Builds each use for every lane count with `build` (once per key) and
-/// appends it to `out`; returns "" or what failed to build.
-inline std::string addUses(
-    BuiltKernels &out, const std::vector<KernelUse> &uses,
-    const std::function<Result<builder::Module>(const KernelUse &, unsigned lanes)> &build) {
+/// Builds each use (a KernelUse, or any type with key(lanes)) for every
+/// lane count with `build` (once per key) and appends it to `out`; returns
+/// "" or what failed to build.
+template <typename Use>
+std::string addUses(BuiltKernels &out, const std::vector<Use> &uses,
+                    const std::function<Result<builder::Module>(const Use &, unsigned lanes)> &build) {
   std::set<std::string> done;
   for (unsigned lanes : testkit::kLaneCounts)
-    for (const KernelUse &use : uses) {
+    for (const Use &use : uses) {
       std::string key = use.key(lanes);
       if (!done.insert(key).second)
         continue;

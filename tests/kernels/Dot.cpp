@@ -7,9 +7,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Tensor;
-
 Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
   const int bm = use.ints[0], bn = use.ints[1], bk = use.ints[2];
   const int warps = use.layout.numWarps();
@@ -40,7 +37,7 @@ std::string addDotKernels(BuiltKernels &out) {
   std::vector<KernelUse> uses = dotUses();
   for (KernelUse &u : e2eDotUses())
     uses.push_back(std::move(u));
-  return addUses(out, uses, build);
+  return addUses<KernelUse>(out, uses, build);
 }
 
 } // namespace hadron::kernels

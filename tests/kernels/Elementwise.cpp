@@ -11,9 +11,7 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
 using hb::FastMath;
-using hb::Tensor;
 
 using Args = std::vector<Tensor>;
 using Body = std::function<Tensor(const Args &)>;
@@ -133,15 +131,10 @@ Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
 } // namespace
 
 std::string addElementwiseKernels(BuiltKernels &out) {
-  for (unsigned lanes : testkit::kLaneCounts)
-    for (const auto &uses : {elementwiseUses(), conversionUses()})
-      for (const ElementwiseUse &use : uses) {
-        auto m = build(use, lanes);
-        if (!m)
-          return use.key(lanes) + ": " + m.error();
-        out.push_back({use.key(lanes), m->str()});
-      }
-  return "";
+  std::vector<ElementwiseUse> uses = elementwiseUses();
+  for (ElementwiseUse &u : conversionUses())
+    uses.push_back(std::move(u));
+  return addUses<ElementwiseUse>(out, uses, build);
 }
 
 } // namespace hadron::kernels

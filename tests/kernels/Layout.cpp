@@ -6,9 +6,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Tensor;
-
 Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
   const hb::Options options{.numWarps = static_cast<unsigned>(use.numWarps())};
   const hb::DType type = dtypeOf(use.elem);
@@ -116,14 +113,7 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
 } // namespace
 
 std::string addLayoutKernels(BuiltKernels &out) {
-  for (unsigned lanes : testkit::kLaneCounts)
-    for (const LayoutUse &use : layoutUses()) {
-      auto m = build(use, lanes);
-      if (!m)
-        return use.key(lanes) + ": " + m.error();
-      out.push_back({use.key(lanes), m->str()});
-    }
-  return "";
+  return addUses<LayoutUse>(out, layoutUses(), build);
 }
 
 } // namespace hadron::kernels

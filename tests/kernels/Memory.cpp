@@ -6,10 +6,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Constexpr;
-using hb::Tensor;
-
 using Block = Constexpr<int>;
 using L = Constexpr<hb::Layout>;
 using T = Constexpr<hb::DType>;
@@ -109,6 +105,8 @@ Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
 
 } // namespace
 
-std::string addMemoryKernels(BuiltKernels &out) { return addUses(out, memoryUses(), build); }
+std::string addMemoryKernels(BuiltKernels &out) {
+  return addUses<KernelUse>(out, memoryUses(), build);
+}
 
 } // namespace hadron::kernels

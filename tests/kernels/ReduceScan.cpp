@@ -9,10 +9,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Constexpr;
-using hb::Tensor;
-
 using L = Constexpr<hb::Layout>;
 
 /// A combine region and the identity masked-off lanes read.
@@ -111,7 +107,7 @@ Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
 } // namespace
 
 std::string addReduceScanKernels(BuiltKernels &out) {
-  return addUses(out, reduceScanUses(), build);
+  return addUses<KernelUse>(out, reduceScanUses(), build);
 }
 
 } // namespace hadron::kernels

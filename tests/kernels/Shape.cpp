@@ -6,10 +6,6 @@
 namespace hadron::kernels {
 namespace {
 
-namespace hb = hadron::builder;
-using hb::Constexpr;
-using hb::Tensor;
-
 using L = Constexpr<hb::Layout>;
 
 Tensor f32Arg() { return hb::arg(hb::pointer_type(hb::float32)); }
@@ -103,6 +99,8 @@ Result<hb::Module> build(const KernelUse &use, unsigned lanes) {
 
 } // namespace
 
-std::string addShapeKernels(BuiltKernels &out) { return addUses(out, shapeUses(), build); }
+std::string addShapeKernels(BuiltKernels &out) {
+  return addUses<KernelUse>(out, shapeUses(), build);
+}
 
 } // namespace hadron::kernels
