@@ -21,7 +21,8 @@ int main(int argc, char **argv) {
   for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels,
                    hadron::kernels::addMemoryKernels, hadron::kernels::addShapeKernels,
                    hadron::kernels::addReduceScanKernels, hadron::kernels::addAtomicKernels,
-                   hadron::kernels::addLayoutKernels, hadron::kernels::addDotKernels})
+                   hadron::kernels::addLayoutKernels, hadron::kernels::addDotKernels,
+                   hadron::kernels::addSharedMemoryKernels})
     if (std::string error = add(kernels); !error.empty()) {
       std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
       return 1;

@@ -35,6 +35,8 @@ std::string addAtomicKernels(BuiltKernels &out);
 std::string addLayoutKernels(BuiltKernels &out);
 /// The dot kernels (Dot.h).
 std::string addDotKernels(BuiltKernels &out);
+/// tests/e2e's shared-memory kernels (SharedMemory.h).
+std::string addSharedMemoryKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 
