@@ -8,7 +8,9 @@
 // picks and fails for a lost or torn update or an old value never in
 // memory. Masked-off lanes carry a value that would change every bin.
 // atomic_cas: per bin exactly one element swaps 0 for its own value and all
-// others see that value.
+// others see that value. The kernels are the kernel library's
+// (tests/kernels/Atomic.h, written with the C++ builder), which also fixes
+// the cases' order; here are the inputs and the checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,7 @@ namespace hadron::conformance {
 
 namespace {
 
-constexpr int kBins = 7;
+constexpr int kBins = kernels::kAtomicBins;
 
 int64_t combineInt(const std::string &kind, int64_t old, int64_t val, Elem e) {
   const uint64_t mask = e == Elem::I64 ? ~0ull : 0xffffffffull;
@@ -55,26 +57,12 @@ double combineFloat(const std::string &kind, double old, double val) {
   return val; // xchg
 }
 
-Plan rmw(Env &env, const std::string &kind, Elem e, const Blocked &layout, const std::string &attrs) {
-  const int block = layout.tile(0, env.lanes);
-  const std::string en = irName(e);
+Plan rmw(Env &env, const kernels::KernelUse &use) {
+  const std::string &kind = use.variant;
+  const Elem e = use.elem;
+  const int block = use.layout.tile(0, env.lanes);
   const bool fl = isFloat(e);
-  Kernel k("rmw", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string vals = k.arg(ptr(en)), bins = k.arg(ptr(en)), olds = k.arg(ptr(en)), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  const std::string it = tensor({block}, "i32", l), vt = tensor({block}, en, l);
-  std::string other = k.dense(fl ? "1048577.0" : "1048577", vt);
-  std::string v = k.load(k.pointers(vals, en, t.offsets, {block}, l), en, {block}, l, t.mask, other);
-  std::string bin = k.let("arith.remsi " + t.offsets + ", " + k.dense(std::to_string(kBins), it) + " : " + it);
-  std::string old = k.let("hd.atomic_rmw " + kind + ", " + k.pointers(bins, en, bin, {block}, l) + ", " +
-                          v + " mask " + t.mask + (attrs.empty() ? "" : " {" + attrs + "}") + " : " +
-                          tensor({block}, ptr(en), l) + " -> " + vt);
-  k.store(k.pointers(olds, en, t.offsets, {block}, l), old, en, {block}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  Plan p = libraryPlan(use, env.lanes);
   const int count = env.tailSize(block, 6 * block);
   Array va(e, count), init(e, kBins);
   for (int i = 0; i < count; ++i) {
@@ -105,7 +93,7 @@ Plan rmw(Env &env, const std::string &kind, Elem e, const Blocked &layout, const
   p.argBuffer(ob);
   p.argI32(count);
   p.grid = {static_cast<uint32_t>((count + block - 1) / block), 1, 1};
-  p.note = "n = " + std::to_string(count) + " into " + std::to_string(kBins) + " bins";
+  addNote(p, "n = " + std::to_string(count) + " into " + std::to_string(kBins) + " bins");
   p.check = [kind, e, fl, count, va, init, bb, ob](const std::vector<Array> &out) -> std::optional<Mismatch> {
     const Array &bins = out[bb], &olds = out[ob];
     for (int b = 0; b < kBins; ++b) {
@@ -147,29 +135,9 @@ Plan rmw(Env &env, const std::string &kind, Elem e, const Blocked &layout, const
 
 /// old = atomic_cas(bins[i % K], 0, i + 1): per bin one winner.
 Plan cas(Env &env, Elem e) {
-  const Blocked layout = layouts1d()[1];
-  const int block = layout.tile(0, env.lanes);
-  const std::string en = irName(e);
-  Kernel k("cas", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string bins = k.arg(ptr(en)), olds = k.arg(ptr(en)), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  const std::string it = tensor({block}, "i32", l), vt = tensor({block}, en, l);
-  // Lanes past n compare against a value no bin holds, so they never swap.
-  std::string one = k.dense("1", it);
-  std::string mine32 = k.let("arith.addi " + t.offsets + ", " + one + " : " + it);
-  std::string mine = e == Elem::I64 ? k.let("arith.extsi " + mine32 + " : " + it + " to " + vt) : mine32;
-  std::string zero = k.dense("0", vt), never = k.dense("-5", vt);
-  std::string cmp = k.let("arith.select " + t.mask + ", " + zero + ", " + never + " : " +
-                          withElem(it, "i1") + ", " + vt);
-  std::string bin = k.let("arith.remsi " + t.offsets + ", " + k.dense(std::to_string(kBins), it) + " : " + it);
-  std::string old = k.let("hd.atomic_cas " + k.pointers(bins, en, bin, {block}, l) + ", " + cmp + ", " +
-                          mine + " : " + tensor({block}, ptr(en), l) + " -> " + vt);
-  k.store(k.pointers(olds, en, t.offsets, {block}, l), old, en, {block}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::atomic::cas(e);
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   const int count = static_cast<int>(env.uniformInt(kBins, 4 * block));
   Array init(e, kBins);
   for (int b = 0; b < kBins; ++b)
@@ -182,7 +150,7 @@ Plan cas(Env &env, Elem e) {
   p.argBuffer(ob);
   p.argI32(count);
   p.grid = {static_cast<uint32_t>((count + block - 1) / block), 1, 1};
-  p.note = "n = " + std::to_string(count);
+  addNote(p, "n = " + std::to_string(count));
   p.check = [count, bb, ob](const std::vector<Array> &out) -> std::optional<Mismatch> {
     const Array &bins = out[bb], &olds = out[ob];
     for (int b = 0; b < kBins; ++b) {
@@ -207,22 +175,10 @@ Plan cas(Env &env, Elem e) {
 
 /// A histogram: bins[x % 16] += 1 for every element; counts are exact.
 Plan histogram(Env &env) {
-  const Blocked layout = layouts1d()[0];
-  const int block = layout.tile(0, env.lanes);
+  const kernels::KernelUse use = kernels::atomic::histogram();
+  const int block = use.layout.tile(0, env.lanes);
   constexpr int kHist = 16;
-  Kernel k("histogram", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("i32")), hist = k.arg(ptr("i32")), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  const std::string it = tensor({block}, "i32", l);
-  std::string x = k.load(k.pointers(in, "i32", t.offsets, {block}, l), "i32", {block}, l, t.mask);
-  std::string bin = k.let("arith.andi " + x + ", " + k.dense(std::to_string(kHist - 1), it) + " : " + it);
-  k.let("hd.atomic_rmw add, " + k.pointers(hist, "i32", bin, {block}, l) + ", " + k.dense("1", it) +
-        " mask " + t.mask + " {sem = #hd.sem<relaxed>} : " + tensor({block}, ptr("i32"), l) + " -> " + it);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  Plan p = libraryPlan(use, env.lanes);
   const int count = env.tailSize(block, 8 * block);
   Array x0(Elem::I32, count), zero(Elem::I32, kHist), want(Elem::I32, kHist);
   // Skewed: bin 3 gets half of everything (the hottest address).
@@ -240,29 +196,17 @@ Plan histogram(Env &env) {
 } // namespace
 
 void addAtomicCases(std::vector<Case> &cases) {
-  struct K {
-    std::string kind;
-    Elem e;
-    std::string attrs;
-  };
-  const std::vector<K> kinds = {
-      {"add", Elem::I32, ""},   {"add", Elem::I64, ""},   {"max", Elem::I32, ""},
-      {"min", Elem::I64, ""},   {"umax", Elem::I32, ""},  {"umin", Elem::I64, ""},
-      {"and", Elem::I32, ""},   {"or", Elem::I64, ""},    {"xor", Elem::I32, ""},
-      {"xchg", Elem::I32, ""},  {"xchg", Elem::F32, ""},  {"fadd", Elem::F32, ""},
-      {"fmax", Elem::F32, ""},  {"fmin", Elem::F32, ""},
-      {"add", Elem::I32, "sem = #hd.sem<relaxed>, scope = #hd.scope<cta>"},
-  };
-  size_t rot = 0;
-  for (const K &x : kinds) {
-    Blocked l = layouts1d()[rot++ % 3];
-    K c = x;
-    cases.push_back({"atomic.rmw." + c.kind + "." + irName(c.e) + (c.attrs.empty() ? "" : ".relaxed_cta"),
-                     [c, l](Env &env) { return rmw(env, c.kind, c.e, l, c.attrs); }});
+  for (const kernels::KernelUse &use : kernels::atomicUses()) {
+    if (use.kernel == "rmw")
+      cases.push_back({"atomic.rmw." + use.variant + "." + irName(use.elem) +
+                           (use.ints[0] ? ".relaxed_cta" : ""),
+                       [use](Env &env) { return rmw(env, use); }});
+    else if (use.kernel == "cas")
+      cases.push_back({std::string("atomic.cas.") + irName(use.elem),
+                       [e = use.elem](Env &env) { return cas(env, e); }});
+    else
+      cases.push_back({"atomic.histogram.hot_bin", histogram});
   }
-  cases.push_back({"atomic.cas.i32", [](Env &env) { return cas(env, Elem::I32); }});
-  cases.push_back({"atomic.cas.i64", [](Env &env) { return cas(env, Elem::I64); }});
-  cases.push_back({"atomic.histogram.hot_bin", histogram});
 }
 
 } // namespace hadron::conformance

@@ -2,43 +2,27 @@
 
 #include "Common.h"
 
+#include "kernels/BuiltKernels.h"
+
 namespace hadron::conformance {
 
-std::string withElem(const std::string &t, const std::string &elem) {
-  // tensor<512xf32, #l> -> tensor<512xi1, #l>
-  size_t comma = t.find(',');
-  size_t x = t.rfind('x', comma);
-  return t.substr(0, x + 1) + elem + t.substr(comma);
+Plan builtPlan(const std::string &kernel, const std::string &key, int numWarps) {
+  Plan p;
+  p.kernel = kernel;
+  p.ir = kernels::builtKernelIR(key);
+  p.numWarps = numWarps;
+  if (p.ir.empty())
+    p.note = "no kernel " + key + " in the kernel library (tests/kernels)";
+  return p;
 }
 
-Body binaryOp(const std::string &op) {
-  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-              const std::string &) { return k.let(op + " " + a[0] + ", " + a[1] + " : " + t[0]); };
-}
-
-Body unaryOp(const std::string &op) {
-  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-              const std::string &) { return k.let(op + " " + a[0] + " : " + t[0]); };
-}
-
-Body ternaryOp(const std::string &op) {
-  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-              const std::string &) {
-    return k.let(op + " " + a[0] + ", " + a[1] + ", " + a[2] + " : " + t[0]);
-  };
-}
-
-Body castOp(const std::string &op) {
-  return [op](Kernel &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-              const std::string &r) { return k.let(op + " " + a[0] + " : " + t[0] + " to " + r); };
-}
-
-Body compareOp(const std::string &op, const std::string &pred) {
-  return [op, pred](Kernel &k, const std::vector<std::string> &a,
-                    const std::vector<std::string> &t, const std::string &r) {
-    std::string c = k.let(op + " " + pred + ", " + a[0] + ", " + a[1] + " : " + t[0]);
-    return k.let("arith.extui " + c + " : " + withElem(t[0], "i1") + " to " + r);
-  };
+Case unchecked(const std::string &name, const std::string &kernel, const std::string &file) {
+  return {name, [=](Env &) {
+            Plan p;
+            p.kernel = kernel;
+            p.note = "no reference for " + name + " in " + file;
+            return p;
+          }};
 }
 
 V defaultValue(Env &env, Elem e) {
@@ -62,34 +46,11 @@ V withSpecials(Env &env, Elem e) {
   }
 }
 
-Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
-                     const std::string &name) {
-  const int block = layout.tile(0, env.lanes);
-  Kernel k(name, layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::vector<std::string> ptrs, vals, types;
-  for (Elem e : op.ins)
-    ptrs.push_back(k.arg(ptr(irName(e))));
-  std::string out = k.arg(ptr(irName(op.out)));
-  std::string n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  Kernel::Tile t = k.tile1d(block, l, start, n);
-  for (size_t a = 0; a < op.ins.size(); ++a) {
-    const std::string e = irName(op.ins[a]);
-    types.push_back(tensor({block}, e, l));
-    // Masked-off elements read 1 (`other`): an integer division by what a
-    // masked load leaves undefined may trap.
-    std::string one = k.dense(isFloat(op.ins[a]) ? "1.0" : "1", types.back());
-    vals.push_back(k.load(k.pointers(ptrs[a], e, t.offsets, {block}, l), e, {block}, l, t.mask, one));
-  }
-  std::string result = op.body(k, vals, types, tensor({block}, irName(op.out), l));
-  k.store(k.pointers(out, irName(op.out), t.offsets, {block}, l), result, irName(op.out), {block},
-          l, t.mask);
+namespace {
 
-  Plan p;
-  p.kernel = name;
-  p.ir = k.str();
-  p.numWarps = layout.numWarps();
+/// The inputs, the expected output and the launch of plan `p`, whose kernel
+/// takes (in..., out, n) and a block of `block` elements a program.
+Plan elementwiseData(Env &env, const Elementwise &op, const Blocked &layout, int block, Plan p) {
   const int count = env.tailSize(block, 4 * block);
   p.note = "n = " + std::to_string(count) + ", block " + std::to_string(block) + ", layout " +
            layout.name();
@@ -124,6 +85,15 @@ Plan elementwisePlan(Env &env, const Elementwise &op, const Blocked &layout,
   p.argI32(count);
   p.grid = {static_cast<uint32_t>((count + block - 1) / block), 1, 1};
   return p;
+}
+
+} // namespace
+
+Plan elementwisePlan(Env &env, const Elementwise &op, const kernels::ElementwiseUse &use) {
+  Plan p = builtPlan(use.kernel, use.key(env.lanes), use.layout.numWarps());
+  if (p.ir.empty())
+    return p;
+  return elementwiseData(env, op, use.layout, use.blockFor(env.lanes), std::move(p));
 }
 
 } // namespace hadron::conformance

@@ -13,7 +13,6 @@
 
 #include "Common.h"
 
-#include "kernels/BuiltKernels.h"
 #include "kernels/Frame.h"
 
 namespace hadron::conformance {
@@ -26,13 +25,7 @@ using kernels::FrameUse;
 /// the plan's IR stays empty when it was not built for them, which fails
 /// the case with the key.
 Plan framePlan(const FrameUse &use, unsigned lanes) {
-  Plan p;
-  p.kernel = use.kernel;
-  p.ir = kernels::builtKernelIR(use.key(lanes));
-  p.numWarps = use.layout.numWarps();
-  if (p.ir.empty())
-    p.note = "no kernel " + use.key(lanes) + " in the kernel library (tests/kernels)";
-  return p;
+  return builtPlan(use.kernel, use.key(lanes), use.layout.numWarps());
 }
 
 /// x = in[tile] (masked), f(x) stored to out[tile]: inputs in [-1000, 1000],

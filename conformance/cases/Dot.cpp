@@ -16,9 +16,18 @@
 // (a K loop, masked loads). An instruction of m*n*k > 2048 is not repeated.
 // Inputs are small integers, so the result is exact.
 //
+// The dot.* kernels are the kernel library's (tests/kernels/Dot.h, written
+// with the C++ builder). The dot.mma.* kernels stay IR text here: the
+// #hd.matrix_instr their accumulator layout names is what a target plugin
+// reports at run time, and the library is a table built at build time,
+// where no plugin is asked.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
+#include "kernels/Dot.h"
+#include "testkit/TextKernel.h"
 
 #include <optional>
 
@@ -26,13 +35,11 @@ namespace hadron::conformance {
 
 namespace {
 
-struct DotCase {
-  Elem in, acc;
-  Blocked accLayout;
-  int bm, bn, bk;
-};
+using testkit::Kernel;
+using testkit::ptr;
+using testkit::tensor;
 
-/// One dot kernel and its problem.
+/// One dot.mma kernel and its problem.
 struct DotTile {
   Elem in, acc;
   std::string accLayout; ///< written for `lanes`
@@ -45,7 +52,13 @@ struct DotTile {
   bool tails; ///< M, N, K drawn with tails; else exactly one bm x bn x bk tile
 };
 
-Plan dot(Env &env, const DotTile &c) {
+/// The problem of a dot kernel (A, B, C, D, M, N, K) with bm x bn x bk
+/// tiles: M, N and K with tails (or exactly one tile), inputs, reference.
+Plan dotProblem(Env &env, Plan p, Elem in, Elem acc, int bm, int bn, int bk, bool tf32,
+                bool tails);
+
+/// The text kernel of a dot.mma case and its problem.
+Plan mmaDot(Env &env, const DotTile &c) {
   const int warps = c.warps;
   const std::string e = irName(c.in), ae = irName(c.acc);
   Kernel k("matmul", warps);
@@ -92,6 +105,17 @@ Plan dot(Env &env, const DotTile &c) {
   Plan p;
   p.kernel = k.name();
   p.ir = k.str();
+  return dotProblem(env, std::move(p), c.in, c.acc, c.bm, c.bn, c.bk, c.tf32, c.tails);
+}
+
+Plan dotProblem(Env &env, Plan p, Elem in, Elem acc, int bm, int bn, int bk, bool tf32,
+                bool tails) {
+  const struct {
+    Elem in, acc;
+    int bm, bn, bk;
+    bool tf32, tails;
+  } c{in, acc, bm, bn, bk, tf32, tails};
+  const bool intAcc = !isFloat(c.acc);
   const int M = c.tails ? env.tailSize(c.bm, 2 * c.bm) : c.bm;
   const int N = c.tails ? env.tailSize(c.bn, 2 * c.bn) : c.bn;
   const int K = c.tails ? env.tailSize(c.bk, 4 * c.bk) : c.bk;
@@ -117,7 +141,7 @@ Plan dot(Env &env, const DotTile &c) {
                      : ha.f(size_t(i) * K + q) * hb.f(size_t(q) * N + j));
       intAcc ? want.setI(size_t(i) * N + j, static_cast<int64_t>(s)) : want.setF(size_t(i) * N + j, s);
     }
-  p.note = "M, N, K = " + std::to_string(M) + ", " + std::to_string(N) + ", " + std::to_string(K);
+  addNote(p, "M, N, K = " + std::to_string(M) + ", " + std::to_string(N) + ", " + std::to_string(K));
   p.argBuffer(p.addInput("a", std::move(ha)));
   p.argBuffer(p.addInput("b", std::move(hb)));
   p.argBuffer(p.addInput("c", std::move(hc)));
@@ -133,27 +157,17 @@ Plan dot(Env &env, const DotTile &c) {
 } // namespace
 
 void addDotCases(std::vector<Case> &cases) {
-  const Blocked acc4{{1, 4}, {4, 8}, {4, 1}, {1, 0}};
-  const Blocked acc2{{2, 2}, {8, 4}, {2, 1}, {1, 0}};
-  const Blocked acc1{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
-  // Products M * N * K of at most 8192 per tile: the host folds a program's
-  // threads into one, so larger tiles cost seconds of compile time there.
-  const std::vector<DotCase> all = {
-      {Elem::F16, Elem::F32, acc4, 32, 32, 8},  {Elem::F16, Elem::F32, acc2, 16, 16, 16},
-      {Elem::F16, Elem::F16, acc1, 16, 32, 8},  {Elem::BF16, Elem::F32, acc4, 32, 32, 8},
-      {Elem::BF16, Elem::F32, acc1, 16, 32, 8}, {Elem::F32, Elem::F32, acc4, 32, 32, 8},
-      {Elem::F32, Elem::F32, acc2, 32, 16, 8},  {Elem::I8, Elem::I32, acc4, 16, 32, 8},
-      {Elem::I8, Elem::I32, acc1, 16, 16, 16},  {Elem::F64, Elem::F64, acc2, 32, 16, 8},
-  };
-  for (const DotCase &c : all)
-    cases.push_back({"dot." + std::string(irName(c.in)) + "_" + irName(c.acc) + "." +
-                         std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
-                         ".w" + std::to_string(c.accLayout.numWarps()),
-                     [c](Env &env) {
-                       return dot(env, {c.in, c.acc, c.accLayout.str(env.lanes), "",
-                                        c.accLayout.numWarps(), env.lanes, c.bm, c.bn, c.bk,
-                                        false, true});
+  for (const kernels::KernelUse &use : kernels::dotUses()) {
+    const Elem in = use.elem, acc = kernels::elemNamed(use.variant);
+    const int bm = use.ints[0], bn = use.ints[1], bk = use.ints[2];
+    cases.push_back({"dot." + std::string(irName(in)) + "_" + irName(acc) + "." +
+                         std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) +
+                         ".w" + std::to_string(use.layout.numWarps()),
+                     [=](Env &env) {
+                       return dotProblem(env, libraryPlan(use, env.lanes), in, acc, bm, bn, bk,
+                                         false, true);
                      }});
+  }
 }
 
 std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
@@ -196,8 +210,8 @@ std::vector<std::string> addMatrixDotCases(std::vector<Case> &cases,
     DotTile tiles{*in, *acc, "#hd.mma<{instr = #instr, warpsPerCTA = [1, 2]}>", mi.attribute, 2,
                   mi.lanes, repeat * mi.m, 2 * mi.n, mi.k, tf32, true};
     const std::string name = "dot.mma." + mi.name;
-    cases.push_back({name, [one](Env &env) { return dot(env, one); }, mi.name});
-    cases.push_back({name + ".tails", [tiles](Env &env) { return dot(env, tiles); }, mi.name});
+    cases.push_back({name, [one](Env &env) { return mmaDot(env, one); }, mi.name});
+    cases.push_back({name + ".tails", [tiles](Env &env) { return mmaDot(env, tiles); }, mi.name});
   }
   return problems;
 }

@@ -31,18 +31,7 @@ Array randomArray(Env &env, Elem e, size_t n) {
 /// unmasked: lanes past n must hold C.
 Plan maskedLoadOther(Env &env, Elem e, const Blocked &layout) {
   const int block = layout.tile(0, env.lanes);
-  const std::string en = irName(e);
-  Kernel k("masked_load_other", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr(en)), out = k.arg(ptr(en)), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  std::string other = k.dense(isFloat(e) ? "-7.5" : "-7", tensor({block}, en, l));
-  std::string x = k.load(k.pointers(in, en, t.offsets, {block}, l), en, {block}, l, t.mask, other);
-  k.store(k.pointers(out, en, t.offsets, {block}, l), x, en, {block}, l);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  Plan p = libraryPlan(kernels::memory::maskedLoadOther(e, layout), env.lanes);
   const int count = env.tailSize(block, 3 * block);
   const int grid = (count + block - 1) / block;
   Array a = randomArray(env, e, count);
@@ -55,7 +44,7 @@ Plan maskedLoadOther(Env &env, Elem e, const Blocked &layout) {
     else
       want.setI(i, -7);
   }
-  p.note = "n = " + std::to_string(count);
+  addNote(p, "n = " + std::to_string(count));
   p.argBuffer(p.addInput("in", std::move(a)));
   p.argBuffer(p.addOutput("out", std::move(want)));
   p.argI32(count);
@@ -66,28 +55,7 @@ Plan maskedLoadOther(Env &env, Elem e, const Blocked &layout) {
 /// Each program writes its ids and the grid's size (one scalar store each)
 /// to out[linear program index * 6 + k].
 Plan programIds(Env &env, int dims) {
-  Kernel k("program_ids", 4);
-  std::string out = k.arg(ptr("i32"));
-  std::string pid[3], num[3];
-  for (int a = 0; a < 3; ++a) {
-    pid[a] = k.programId(a);
-    num[a] = k.let("hd.num_programs " + std::to_string(a));
-  }
-  // linear = (z * ny + y) * nx + x
-  std::string lin = k.let("arith.muli " + pid[2] + ", " + num[1] + " : i32");
-  lin = k.let("arith.addi " + lin + ", " + pid[1] + " : i32");
-  lin = k.let("arith.muli " + lin + ", " + num[0] + " : i32");
-  lin = k.let("arith.addi " + lin + ", " + pid[0] + " : i32");
-  std::string base = k.let("arith.muli " + lin + ", " + k.constI32(6) + " : i32");
-  const std::string values[6] = {pid[0], pid[1], pid[2], num[0], num[1], num[2]};
-  for (int j = 0; j < 6; ++j) {
-    std::string off = k.let("arith.addi " + base + ", " + k.constI32(j) + " : i32");
-    std::string p = k.let("hd.addptr " + out + ", " + off + " : " + ptr("i32") + ", i32");
-    k.line("hd.store " + p + ", " + values[j] + " : " + ptr("i32"));
-  }
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  Plan p = libraryPlan(kernels::memory::programIds(), env.lanes);
   uint32_t g[3] = {1, 1, 1};
   g[0] = static_cast<uint32_t>(env.uniformInt(1, dims == 1 ? 300 : 17));
   if (dims >= 2)
@@ -104,7 +72,7 @@ Plan programIds(Env &env, int dims) {
         for (int j = 0; j < 6; ++j)
           want.setI(b + j, v[j]);
       }
-  p.note = "grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]);
+  addNote(p, "grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]));
   p.argBuffer(p.addOutput("ids", std::move(want)));
   p.grid = {g[0], g[1], g[2]};
   return p;
@@ -113,28 +81,17 @@ Plan programIds(Env &env, int dims) {
 /// A rows x cols f32 matrix copied (times 2) by 2-D tiles over a 2-D grid,
 /// with row and column masks.
 Plan copy2d(Env &env, const Blocked &layout) {
-  const int bm = std::max(layout.tile(0, env.lanes), 16), bn = std::max(layout.tile(1, env.lanes), 16);
-  Kernel k("copy2d", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("f32")), out = k.arg(ptr("f32"));
-  std::string rows = k.arg("i32"), cols = k.arg("i32");
-  std::string r0 = k.let("arith.muli " + k.programId(1) + ", " + k.constI32(bm) + " : i32");
-  std::string c0 = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(bn) + " : i32");
-  auto t = k.tile2d({bm, bn}, l, r0, c0, cols, rows, cols);
-  std::string x = k.load(k.pointers(in, "f32", t.offsets, {bm, bn}, l), "f32", {bm, bn}, l, t.mask);
-  std::string y = k.let("arith.addf " + x + ", " + x + " : " + tensor({bm, bn}, "f32", l));
-  k.store(k.pointers(out, "f32", t.offsets, {bm, bn}, l), y, "f32", {bm, bn}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const std::vector<int> tile = kernels::copy2dTile(layout, env.lanes);
+  const int bm = tile[0], bn = tile[1];
+  Plan p = libraryPlan(kernels::memory::copy2d(layout), env.lanes);
   const int m = env.tailSize(bm, 3 * bm), n = env.tailSize(bn, 3 * bn);
   Array a(Elem::F32, size_t(m) * n), want(Elem::F32, size_t(m) * n);
   for (int i = 0; i < m * n; ++i) {
     a.setF(i, env.uniform(-10, 10));
     want.setF(i, 2 * a.f(i));
   }
-  p.note = std::to_string(m) + " x " + std::to_string(n) + ", tile " + std::to_string(bm) + "x" +
-           std::to_string(bn);
+  addNote(p, std::to_string(m) + " x " + std::to_string(n) + ", tile " + std::to_string(bm) + "x" +
+           std::to_string(bn));
   p.argBuffer(p.addInput("in", std::move(a)));
   p.argBuffer(p.addOutput("out", std::move(want)));
   p.argI32(m);
@@ -146,24 +103,9 @@ Plan copy2d(Env &env, const Blocked &layout) {
 /// A 3-D grid, each program copying one tile of a [gz][gy][gx * B] array:
 /// out = in + program_id(2) (so a program that read another's tile shows).
 Plan copy3d(Env &env) {
-  const Blocked layout{{2}, {32}, {2}, {0}};
-  const int block = layout.tile(0, env.lanes);
-  Kernel k("copy3d", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("i32")), out = k.arg(ptr("i32"));
-  std::string x = k.programId(0), y = k.programId(1), z = k.programId(2);
-  std::string nx = k.let("hd.num_programs 0"), ny = k.let("hd.num_programs 1");
-  std::string row = k.let("arith.addi " + k.let("arith.muli " + z + ", " + ny + " : i32") + ", " + y + " : i32");
-  std::string lin = k.let("arith.addi " + k.let("arith.muli " + row + ", " + nx + " : i32") + ", " + x + " : i32");
-  std::string start = k.let("arith.muli " + lin + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, "");
-  std::string tt = tensor({block}, "i32", l);
-  std::string v = k.load(k.pointers(in, "i32", t.offsets, {block}, l), "i32", {block}, l);
-  std::string r = k.let("arith.addi " + v + ", " + k.splat(z, tt) + " : " + tt);
-  k.store(k.pointers(out, "i32", t.offsets, {block}, l), r, "i32", {block}, l);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::memory::copy3d();
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   const uint32_t gx = static_cast<uint32_t>(env.uniformInt(1, 5)), gy = static_cast<uint32_t>(env.uniformInt(1, 4)),
                  gz = static_cast<uint32_t>(env.uniformInt(2, 4));
   const size_t total = size_t(gx) * gy * gz * block;
@@ -172,7 +114,7 @@ Plan copy3d(Env &env) {
     a.setI(i, env.uniformInt(-1000000, 1000000));
     want.setI(i, a.i(i) + static_cast<int64_t>(i / (size_t(gx) * gy * block)));
   }
-  p.note = "grid " + std::to_string(gx) + "x" + std::to_string(gy) + "x" + std::to_string(gz);
+  addNote(p, "grid " + std::to_string(gx) + "x" + std::to_string(gy) + "x" + std::to_string(gz));
   p.argBuffer(p.addInput("in", std::move(a)));
   p.argBuffer(p.addOutput("out", std::move(want)));
   p.grid = {gx, gy, gz};
@@ -181,21 +123,9 @@ Plan copy3d(Env &env) {
 
 /// out[i] = in[(i * stride) % n]: a gather no vector access can serve.
 Plan gather(Env &env) {
-  const Blocked layout{{4}, {32}, {2}, {0}};
-  const int block = layout.tile(0, env.lanes);
-  Kernel k("gather", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("f32")), out = k.arg(ptr("f32")), n = k.arg("i32"), stride = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  std::string tt = tensor({block}, "i32", l);
-  std::string idx = k.let("arith.remsi " + k.let("arith.muli " + t.offsets + ", " + k.splat(stride, tt) + " : " + tt) +
-                          ", " + k.splat(n, tt) + " : " + tt);
-  std::string v = k.load(k.pointers(in, "f32", idx, {block}, l), "f32", {block}, l, t.mask);
-  k.store(k.pointers(out, "f32", t.offsets, {block}, l), v, "f32", {block}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::memory::gather();
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   const int count = env.tailSize(block, 4 * block);
   const int s = static_cast<int>(env.uniformInt(2, 97));
   Array a(Elem::F32, count), want(Elem::F32, count);
@@ -203,7 +133,7 @@ Plan gather(Env &env) {
     a.setF(i, env.uniform(-1, 1));
   for (int i = 0; i < count; ++i)
     want.setBits(i, a.bits((int64_t(i) * s) % count));
-  p.note = "n = " + std::to_string(count) + ", stride " + std::to_string(s);
+  addNote(p, "n = " + std::to_string(count) + ", stride " + std::to_string(s));
   p.argBuffer(p.addInput("in", std::move(a)));
   p.argBuffer(p.addOutput("out", std::move(want)));
   p.argI32(count);
@@ -215,24 +145,14 @@ Plan gather(Env &env) {
 /// A grid with more programs along x than 16 bits count: every program
 /// writes its id into its 32 elements.
 Plan largeGrid(Env &env) {
-  const Blocked layout{{1}, {32}, {1}, {0}};
-  const int block = layout.tile(0, env.lanes);
-  Kernel k("large_grid", 1);
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string out = k.arg(ptr("i32"));
-  std::string pid = k.programId(0);
-  std::string start = k.let("arith.muli " + pid + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, "");
-  std::string tt = tensor({block}, "i32", l);
-  k.store(k.pointers(out, "i32", t.offsets, {block}, l), k.splat(pid, tt), "i32", {block}, l);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::memory::largeGrid();
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   const uint32_t grid = static_cast<uint32_t>(env.uniformInt(65536 + 1, 70000));
   Array want(Elem::I32, size_t(grid) * block);
   for (size_t i = 0; i < want.size(); ++i)
     want.setI(i, static_cast<int64_t>(i / block));
-  p.note = "grid " + std::to_string(grid);
+  addNote(p, "grid " + std::to_string(grid));
   p.argBuffer(p.addOutput("out", std::move(want)));
   p.grid = {grid, 1, 1};
   return p;
@@ -241,18 +161,9 @@ Plan largeGrid(Env &env) {
 /// Launches that must write nothing: a grid with a zero dimension, or
 /// n = 0 with every lane masked off.
 Plan zeroSize(Env &env, bool zeroGrid) {
-  const Blocked layout = layouts1d()[0];
-  const int block = layout.tile(0, env.lanes);
-  Kernel k("zero_size", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("f32")), out = k.arg(ptr("f32")), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  std::string v = k.load(k.pointers(in, "f32", t.offsets, {block}, l), "f32", {block}, l, t.mask);
-  k.store(k.pointers(out, "f32", t.offsets, {block}, l), v, "f32", {block}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::memory::zeroSize();
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   Array a(Elem::F32, block);
   for (int i = 0; i < block; ++i)
     a.setF(i, env.uniform(-1, 1));
@@ -263,31 +174,16 @@ Plan zeroSize(Env &env, bool zeroGrid) {
   p.argI32(zeroGrid ? block : 0);
   p.grid = zeroGrid ? std::array<uint32_t, 3>{static_cast<uint32_t>(env.uniformInt(1, 4)), 0, 1}
                     : std::array<uint32_t, 3>{2, 1, 1};
-  p.note = zeroGrid ? "grid with a zero dimension" : "n = 0";
+  addNote(p, zeroGrid ? "grid with a zero dimension" : "n = 0");
   return p;
 }
 
 /// A scalar load of a parameter block, used by every element:
 /// out[i] = in[i] * params[0] + params[1].
 Plan scalarAccess(Env &env) {
-  const Blocked layout = layouts1d()[2];
-  const int block = layout.tile(0, env.lanes);
-  Kernel k("scalar_access", layout.numWarps());
-  std::string l = k.layout("l", layout.str(env.lanes));
-  std::string in = k.arg(ptr("f32")), params = k.arg(ptr("f32")), out = k.arg(ptr("f32")), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.programId(0) + ", " + k.constI32(block) + " : i32");
-  auto t = k.tile1d(block, l, start, n);
-  std::string tf = tensor({block}, "f32", l);
-  std::string scale = k.let("hd.load " + params + " : " + ptr("f32"));
-  std::string p1 = k.let("hd.addptr " + params + ", " + k.constI32(1) + " : " + ptr("f32") + ", i32");
-  std::string shift = k.let("hd.load " + p1 + " : " + ptr("f32"));
-  std::string v = k.load(k.pointers(in, "f32", t.offsets, {block}, l), "f32", {block}, l, t.mask);
-  std::string m = k.let("arith.mulf " + v + ", " + k.splat(scale, tf) + " : " + tf);
-  std::string r = k.let("arith.addf " + m + ", " + k.splat(shift, tf) + " : " + tf);
-  k.store(k.pointers(out, "f32", t.offsets, {block}, l), r, "f32", {block}, l, t.mask);
-  Plan p;
-  p.kernel = k.name();
-  p.ir = k.str();
+  const kernels::KernelUse use = kernels::memory::scalarAccess();
+  const int block = use.layout.tile(0, env.lanes);
+  Plan p = libraryPlan(use, env.lanes);
   const int count = env.tailSize(block, 5 * block);
   Array a(Elem::F32, count), pr(Elem::F32, 2), want(Elem::F32, count);
   pr.setF(0, env.uniform(-3, 3));

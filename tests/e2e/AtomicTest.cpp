@@ -5,11 +5,14 @@
 // results op(old, val) must form one chain from the initial value to the
 // final one (the multiset {initial} + {op(old_i, val_i)} equals {old_i} +
 // {final}), which holds for any order the device picks and fails for a lost
-// update, a torn one, or an old value that was never in memory.
+// update, a torn one, or an old value that was never in memory. The
+// kernels are the kernel library's (tests/kernels/Atomic.h, written with
+// the C++ builder and built at build time for every warp size).
 //
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/Atomic.h"
 
 #include <algorithm>
 #include <map>
@@ -19,23 +22,36 @@ namespace {
 
 using runtime::arg::i32;
 
-const Layout1D kLayouts[] = {
-    {{{1}, {32}, {4}, {0}}, 256},
-    {{{4}, {32}, {1}, {0}}, 128},
-    {{{2}, {32}, {8}, {0}}, 512},
-};
+using kernels::Elem;
 
-enum class Elem { I32, I64, F32 };
+/// The library's layouts and blocks for these tests.
+std::vector<Layout1D> layouts() {
+  std::vector<Layout1D> l;
+  for (const kernels::E2EAtomicLayout &x : kernels::e2eAtomicLayouts())
+    l.push_back({x.layout, x.block});
+  return l;
+}
 
 struct RmwCase {
   std::string kind; ///< hd.atomic_rmw's keyword
   Elem elem;
-  std::string attrs; ///< sem / scope
+  bool relaxedCta; ///< relaxed at CTA scope, else acq_rel at GPU scope
   std::string name() const {
-    static const char *names[] = {"i32", "i64", "f32"};
-    return kind + "_" + names[static_cast<int>(elem)] + (attrs.empty() ? "" : "_relaxed_cta");
+    return kind + "_" + testkit::irName(elem) + (relaxedCta ? "_relaxed_cta" : "");
   }
 };
+
+std::vector<RmwCase> rmwCases() {
+  std::vector<RmwCase> c;
+  for (const kernels::E2ERmwKind &k : kernels::e2eRmwKinds())
+    c.push_back({k.kind, k.e, k.relaxedCta});
+  return c;
+}
+
+/// The library's kernel of `use` for this session's lane count.
+int addKernel(Program &p, const kernels::KernelUse &use) {
+  return p.addBuilt(use.key(session().lanes), use.kernel);
+}
 
 // The combine of each kind on values held as int64 (integers) or double
 // (f32, whose values are kept integral so that sums are exact).
@@ -86,32 +102,9 @@ TEST_P(AtomicRmw, TotalsAndOldValuesFormOneChain) {
   E2E_BEGIN();
   const RmwCase &c = std::get<0>(GetParam());
   const Layout1D &lay = std::get<1>(GetParam());
-  const std::string e = c.elem == Elem::I32 ? "i32" : c.elem == Elem::I64 ? "i64" : "f32";
-  constexpr int kBins = 7;
-  KernelBuilder k("rmw", lay.layout.numWarps());
-  std::string l = k.layout("l", lay.layout.str(S.lanes));
-  std::string vals = k.arg("!hd.ptr<" + e + ">"), bins = k.arg("!hd.ptr<" + e + ">");
-  std::string olds = k.arg("!hd.ptr<" + e + ">"), n = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
-                            k.constI32(lay.block) + " : i32");
-  auto t = k.tile1d(lay.block, l, start, n);
-  std::string it = tensor({lay.block}, "i32", l), vt = tensor({lay.block}, e, l);
-  std::string pt = tensor({lay.block}, "!hd.ptr<" + e + ">", l);
-  std::string poison =
-      k.let("arith.constant dense<" + std::string(e == "f32" ? "1048577.0" : "1048577") + "> : " + vt);
-  std::string v = k.let("hd.load " + k.pointers(vals, e, t.offsets, {lay.block}, l) + " mask " +
-                        t.mask + " other " + poison + " : " + pt);
-  std::string bin = k.let("arith.remsi " + t.offsets + ", " +
-                          k.let("arith.constant dense<" + std::to_string(kBins) + "> : " + it) +
-                          " : " + it);
-  std::string bp = k.pointers(bins, e, bin, {lay.block}, l);
-  std::string old = k.let("hd.atomic_rmw " + c.kind + ", " + bp + ", " + v + " mask " + t.mask +
-                          (c.attrs.empty() ? "" : " {" + c.attrs + "}") + " : " + pt + " -> " + vt);
-  k.line("hd.store " + k.pointers(olds, e, t.offsets, {lay.block}, l) + ", " + old + " mask " +
-         t.mask + " : " + pt);
-
+  constexpr int kBins = kernels::kAtomicBins;
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::atomic::rmw(c.kind, c.elem, lay.layout, c.relaxedCta, lay.block));
   E2E_READY(p);
   const int count = tailSize(rng, lay.block, 6 * lay.block);
   const uint32_t grid = ceilDiv(count, lay.block);
@@ -175,17 +168,8 @@ TEST_P(AtomicRmw, TotalsAndOldValuesFormOneChain) {
 INSTANTIATE_TEST_SUITE_P(
     Kinds, AtomicRmw,
     ::testing::Combine(
-        ::testing::Values(RmwCase{"add", Elem::I32, ""}, RmwCase{"max", Elem::I32, ""},
-                          RmwCase{"min", Elem::I32, ""}, RmwCase{"umax", Elem::I32, ""},
-                          RmwCase{"umin", Elem::I32, ""}, RmwCase{"and", Elem::I32, ""},
-                          RmwCase{"or", Elem::I32, ""}, RmwCase{"xor", Elem::I32, ""},
-                          RmwCase{"xchg", Elem::I32, ""}, RmwCase{"add", Elem::I64, ""},
-                          RmwCase{"max", Elem::I64, ""}, RmwCase{"xchg", Elem::I64, ""},
-                          RmwCase{"fadd", Elem::F32, ""}, RmwCase{"fmax", Elem::F32, ""},
-                          RmwCase{"fmin", Elem::F32, ""}, RmwCase{"xchg", Elem::F32, ""},
-                          RmwCase{"add", Elem::I32,
-                                  "sem = #hd.sem<relaxed>, scope = #hd.scope<cta>"}),
-        ::testing::Values(kLayouts[0], kLayouts[1])),
+        ::testing::ValuesIn(rmwCases()),
+        ::testing::Values(layouts()[0], layouts()[1])),
     [](const auto &info) {
       return std::get<0>(info.param).name() + "_" + std::get<1>(info.param).name();
     });
@@ -197,15 +181,8 @@ TEST(AtomicScalar, OncePerProgram) {
   E2E_BEGIN();
   for (int warps : {1, 4, 8}) {
     SCOPED_TRACE(std::to_string(warps) + " warps");
-    KernelBuilder k("ticket", warps);
-    std::string counter = k.arg("!hd.ptr<i32>"), tickets = k.arg("!hd.ptr<i32>");
-    std::string pid = k.let("hd.program_id 0");
-    std::string one = k.constI32(1);
-    std::string old = k.let("hd.atomic_rmw add, " + counter + ", " + one + " : !hd.ptr<i32> -> i32");
-    k.line("hd.store " + k.let("hd.addptr " + tickets + ", " + pid + " : !hd.ptr<i32>, i32") +
-           ", " + old + " : !hd.ptr<i32>");
     Program p;
-    int kid = p.add(k);
+    int kid = addKernel(p, kernels::atomic::ticket(warps));
     E2E_READY_IN_LOOP(p);
     const int programs = std::uniform_int_distribution<int>(5, 40)(rng);
     auto bc = p.input(std::vector<int32_t>{0});
@@ -230,21 +207,8 @@ class AtomicCas : public ::testing::TestWithParam<Layout1D> {};
 TEST_P(AtomicCas, OneWinnerUnderContention) {
   E2E_BEGIN();
   const Layout1D &lay = GetParam();
-  KernelBuilder k("cas_winner", lay.layout.numWarps());
-  std::string l = k.layout("l", lay.layout.str(S.lanes));
-  std::string slot = k.arg("!hd.ptr<i32>"), seen = k.arg("!hd.ptr<i32>");
-  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
-                            k.constI32(lay.block) + " : i32");
-  auto t = k.tile1d(lay.block, l, start, "");
-  std::string it = tensor({lay.block}, "i32", l), pt = tensor({lay.block}, "!hd.ptr<i32>", l);
-  std::string id1 = k.let("arith.addi " + t.offsets + ", " + k.let("arith.constant dense<1> : " + it) +
-                          " : " + it);
-  std::string zero = k.let("arith.constant dense<0> : " + it);
-  std::string sp = k.splat(slot, pt);
-  std::string old = k.let("hd.atomic_cas " + sp + ", " + zero + ", " + id1 + " : " + pt + " -> " + it);
-  k.line("hd.store " + k.pointers(seen, "i32", t.offsets, {lay.block}, l) + ", " + old + " : " + pt);
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::atomic::casWinner(lay.layout, lay.block));
   E2E_READY(p);
   const uint32_t grid = std::uniform_int_distribution<uint32_t>(3, 9)(rng);
   const int total = grid * lay.block;
@@ -272,37 +236,10 @@ TEST_P(AtomicCas, OneWinnerUnderContention) {
 TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
   E2E_BEGIN();
   const Layout1D &lay = GetParam();
-  for (const char *e : {"i32", "i64"}) {
-    SCOPED_TRACE(e);
-    KernelBuilder k("cas_each", lay.layout.numWarps());
-    std::string l = k.layout("l", lay.layout.str(S.lanes));
-    std::string ty = e;
-    std::string mem = k.arg("!hd.ptr<" + ty + ">"), cmp = k.arg("!hd.ptr<" + ty + ">");
-    std::string val = k.arg("!hd.ptr<" + ty + ">"), olds = k.arg("!hd.ptr<" + ty + ">");
-    std::string n = k.arg("i32");
-    std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
-                              k.constI32(lay.block) + " : i32");
-    auto t = k.tile1d(lay.block, l, start, n);
-    std::string pt = tensor({lay.block}, "!hd.ptr<" + ty + ">", l), vt = tensor({lay.block}, ty, l);
-    std::string cv = k.let("hd.load " + k.pointers(cmp, ty, t.offsets, {lay.block}, l) + " mask " +
-                           t.mask + " : " + pt);
-    std::string vv = k.let("hd.load " + k.pointers(val, ty, t.offsets, {lay.block}, l) + " mask " +
-                           t.mask + " : " + pt);
-    // Past n the addresses are clamped to element 0 with an impossible
-    // comparison, so nothing outside the arrays is touched.
-    std::string it = tensor({lay.block}, "i32", l);
-    std::string safe = k.let("arith.select " + t.mask + ", " + t.offsets + ", " +
-                             k.let("arith.constant dense<0> : " + it) + " : " +
-                             tensor({lay.block}, "i1", l) + ", " + it);
-    std::string never = k.let("arith.constant dense<" + std::string("-7777777") + "> : " + vt);
-    std::string cmpSafe = k.let("arith.select " + t.mask + ", " + cv + ", " + never + " : " +
-                                tensor({lay.block}, "i1", l) + ", " + vt);
-    std::string old = k.let("hd.atomic_cas " + k.pointers(mem, ty, safe, {lay.block}, l) + ", " +
-                            cmpSafe + ", " + vv + " : " + pt + " -> " + vt);
-    k.line("hd.store " + k.pointers(olds, ty, t.offsets, {lay.block}, l) + ", " + old + " mask " +
-           t.mask + " : " + pt);
+  for (Elem e : {Elem::I32, Elem::I64}) {
+    SCOPED_TRACE(testkit::irName(e));
     Program p;
-    int kid = p.add(k);
+    int kid = addKernel(p, kernels::atomic::casEach(lay.layout, lay.block, e));
     E2E_READY_IN_LOOP(p);
     const int count = tailSize(rng, lay.block, 3 * lay.block);
     auto run = [&](auto sample) {
@@ -324,7 +261,7 @@ TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
       expectExact(bm.host(), wantMem, "memory after");
       expectPoisoned(bo.host(), count, bo.size(), "olds past n");
     };
-    if (ty == "i32")
+    if (e == Elem::I32)
       run(int32_t());
     else
       run(int64_t());
@@ -332,7 +269,7 @@ TEST_P(AtomicCas, SwapsWhereTheComparisonHolds) {
   E2E_COMPILE_ONLY_DONE();
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, AtomicCas, ::testing::ValuesIn(kLayouts),
+INSTANTIATE_TEST_SUITE_P(Layouts, AtomicCas, ::testing::ValuesIn(layouts()),
                          ::testing::PrintToStringParamName());
 
 } // namespace

@@ -27,11 +27,7 @@ std::vector<Layout1D> layouts() {
 
 /// Adds the built kernel `name` for this session's lane count.
 int addKernel(Program &p, const char *name, const Layout1D &c) {
-  std::string key = kernels::FrameUse{name, c.layout, c.block}.key(session().lanes);
-  std::string ir = builtKernelIR(key);
-  if (ir.empty())
-    ADD_FAILURE() << "no built kernel " << key << " (tests/kernels)";
-  return p.add(ir, name);
+  return p.addBuilt(kernels::FrameUse{name, c.layout, c.block}.key(session().lanes), name);
 }
 
 /// Launches the kernel over `count` random elements and compares with

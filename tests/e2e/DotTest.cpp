@@ -8,9 +8,17 @@
 // exact whatever order the lowering adds in; one case also runs fractional
 // values against an error bound.
 //
+// The kernels whose operands stay in registers are the kernel library's
+// matmul (tests/kernels/Dot.h, written with the C++ builder). Those whose
+// operands reach the dot as shared-memory tiles stay IR text: the builder's
+// dot takes register tiles only (it has no async dot on shared-memory
+// descriptors and no dot_wait), and the group case names a made-up matrix
+// instruction inline.
+//
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/Dot.h"
 
 namespace hadron::e2e {
 namespace {
@@ -35,18 +43,32 @@ struct DotCase {
   std::string accElem() const { return in == "f64" ? "f64" : "f32"; }
 };
 
-class Dot : public ::testing::TestWithParam<DotCase> {};
+/// The cases: the library's uses, then those with shared-memory operands.
+std::vector<DotCase> dotCases() {
+  std::vector<DotCase> cases;
+  for (const kernels::KernelUse &u : kernels::e2eDotUses())
+    cases.push_back({u.layout, u.ints[0], u.ints[1], u.ints[2], testkit::irName(u.elem)});
+  cases.push_back({{{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8, "f32", true});
+  cases.push_back({{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16", true});
+  cases.push_back({{{1, 1}, {8, 4}, {4, 1}, {1, 0}}, 32, 16, 8, "f16", true, true});
+  return cases;
+}
 
-TEST_P(Dot, MatmulWithTailsAndAccumulator) {
-  E2E_BEGIN();
-  const DotCase &c = GetParam();
-  // Operands move between threads to reach the dot_op layouts.
-  E2E_REQUIRE(CrossLaneConvert);
+/// The library's matmul of a case whose operands stay in registers, for
+/// this session's lane count.
+int addLibraryKernel(Program &p, const DotCase &c) {
+  const auto elem = [](const std::string &t) { return t == "f16" ? testkit::Elem::F16
+                                                      : t == "f64" ? testkit::Elem::F64
+                                                                   : testkit::Elem::F32; };
+  kernels::KernelUse use = kernels::dotUse(elem(c.in), elem(c.accElem()), c.acc, c.bm, c.bn, c.bk);
+  return p.addBuilt(use.key(session().lanes), use.kernel);
+}
+
+/// The text kernel of a case whose operands are shared-memory tiles.
+int addSharedOperandKernel(Program &p, const DotCase &c) {
+  Session &S = session();
   const int warps = c.acc.numWarps();
   const std::string e = c.in, ae = c.accElem();
-  if (c.group && (S.info.warp_size != 1 || S.lanes != 32))
-    GTEST_SKIP() << "the group instruction is made up, for 32-lane warps: only a target that "
-                    "folds warps into one thread runs it (as FMAs), with 32-lane layouts";
   KernelBuilder k("matmul", warps);
   std::string acc =
       c.group ? k.layout("acc", "#hd.mma<{instr = #hd.matrix_instr<{name = \"group.m32n8k8\", "
@@ -55,8 +77,6 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
                                 "[0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]]}}>, "
                                 "warpsPerCTA = [4, 1]}>")
               : k.layout("acc", c.acc.str(S.lanes));
-  std::string aop = k.layout("a_op", "#hd.dot_op<{opIdx = 0, parent = " + acc + "}>");
-  std::string bop = k.layout("b_op", "#hd.dot_op<{opIdx = 1, parent = " + acc + "}>");
   std::string al = k.layout("a_load", Blocked{{1, 1}, {8, 4}, {warps, 1}, {1, 0}}.str(S.lanes));
   std::string bl = k.layout("b_load", Blocked{{1, 1}, {2, 16}, {1, warps}, {1, 0}}.str(S.lanes));
   std::string A = k.arg("!hd.ptr<" + e + ">"), B = k.arg("!hd.ptr<" + e + ">");
@@ -86,34 +106,37 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
   std::string b = k.let("hd.load " + k.pointers(B, e, tb.offsets, {c.bk, c.bn}, bl) + " mask " +
                         tb.mask + " other " + k.let("arith.constant dense<0.0> : " + bT) + " : " +
                         tensor({c.bk, c.bn}, "!hd.ptr<" + e + ">", bl));
-  std::string aOpT = tensor({c.bm, c.bk}, e, aop), bOpT = tensor({c.bk, c.bn}, e, bop);
-  std::string ad, bd;
-  if (c.shared) {
-    const std::string sw = "#hd.swizzled<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>";
-    aOpT = "!hd.memdesc<" + std::to_string(c.bm) + "x" + std::to_string(c.bk) + "x" + e + ", " +
-           sw + ">";
-    bOpT = "!hd.memdesc<" + std::to_string(c.bk) + "x" + std::to_string(c.bn) + "x" + e + ", " +
-           sw + ">";
-    ad = k.let("hd.local_alloc " + a + " : " + aT + " -> " + aOpT);
-    bd = k.let("hd.local_alloc " + b + " : " + bT + " -> " + bOpT);
-  } else {
-    ad = k.let("hd.convert_layout " + a + " : " + aT + " -> " + aOpT);
-    bd = k.let("hd.convert_layout " + b + " : " + bT + " -> " + bOpT);
-  }
-  // Shared operands: the dot is async and a dot_wait retires it (on targets
-  // whose dots complete at once both are plain).
-  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried +
-                           (c.shared ? " {async}" : "") + " : " + aOpT + " * " + bOpT + " -> " +
-                           accT);
-  if (c.shared)
-    next = k.let("hd.dot_wait " + next + " pending = 0 : " + accT);
+  const std::string sw = "#hd.swizzled<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>";
+  const std::string aOpT = "!hd.memdesc<" + std::to_string(c.bm) + "x" + std::to_string(c.bk) +
+                           "x" + e + ", " + sw + ">";
+  const std::string bOpT = "!hd.memdesc<" + std::to_string(c.bk) + "x" + std::to_string(c.bn) +
+                           "x" + e + ", " + sw + ">";
+  std::string ad = k.let("hd.local_alloc " + a + " : " + aT + " -> " + aOpT);
+  std::string bd = k.let("hd.local_alloc " + b + " : " + bT + " -> " + bOpT);
+  // The dot is async and a dot_wait retires it (on targets whose dots
+  // complete at once both are plain).
+  std::string next = k.let("hd.dot " + ad + ", " + bd + ", " + carried + " {async} : " + aOpT +
+                           " * " + bOpT + " -> " + accT);
+  next = k.let("hd.dot_wait " + next + " pending = 0 : " + accT);
   k.line("scf.yield " + next + " : " + accT);
   k.line("}");
   k.line("hd.store " + k.pointers(D, ae, tc.offsets, {c.bm, c.bn}, acc) + ", " + result + " mask " +
          tc.mask + " : " + accP);
+  return p.add(k);
+}
 
+class Dot : public ::testing::TestWithParam<DotCase> {};
+
+TEST_P(Dot, MatmulWithTailsAndAccumulator) {
+  E2E_BEGIN();
+  const DotCase &c = GetParam();
+  // Operands move between threads to reach the dot_op layouts.
+  E2E_REQUIRE(CrossLaneConvert);
+  if (c.group && (S.info.warp_size != 1 || S.lanes != 32))
+    GTEST_SKIP() << "the group instruction is made up, for 32-lane warps: only a target that "
+                    "folds warps into one thread runs it (as FMAs), with 32-lane layouts";
   Program p;
-  int kid = p.add(k);
+  int kid = c.shared ? addSharedOperandKernel(p, c) : addLibraryKernel(p, c);
   E2E_READY(p);
   const int M = tailSize(rng, c.bm, 3 * c.bm), N = tailSize(rng, c.bn, 3 * c.bn);
   const int K = tailSize(rng, c.bk, 5 * c.bk);
@@ -193,20 +216,8 @@ TEST_P(Dot, MatmulWithTailsAndAccumulator) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Tiles, Dot,
-    ::testing::Values(DotCase{{{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8},
-                      DotCase{{{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 16},
-                      DotCase{{{4, 2}, {8, 4}, {1, 2}, {0, 1}}, 32, 16, 16},
-                      DotCase{{{1, 2}, {32, 1}, {1, 1}, {1, 0}}, 32, 16, 4},
-                      DotCase{{{2, 2}, {4, 8}, {2, 4}, {1, 0}}, 16, 32, 8},
-                      DotCase{{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16"},
-                      DotCase{{{1, 1}, {8, 4}, {1, 4}, {1, 0}}, 16, 32, 8, "f16"},
-                      DotCase{{{2, 2}, {8, 4}, {2, 1}, {1, 0}}, 32, 16, 8, "f64"},
-                      DotCase{{{2, 4}, {4, 8}, {4, 1}, {1, 0}}, 32, 32, 8, "f32", true},
-                      DotCase{{{2, 2}, {8, 4}, {1, 1}, {1, 0}}, 16, 16, 8, "f16", true},
-                      DotCase{{{1, 1}, {8, 4}, {4, 1}, {1, 0}}, 32, 16, 8, "f16", true, true}),
-    ::testing::PrintToStringParamName());
+INSTANTIATE_TEST_SUITE_P(Tiles, Dot, ::testing::ValuesIn(dotCases()),
+                         ::testing::PrintToStringParamName());
 
 } // namespace
 } // namespace hadron::e2e

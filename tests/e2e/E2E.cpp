@@ -141,6 +141,13 @@ std::string numbered(const std::string &text) {
 
 int Program::add(const KernelBuilder &kernel) { return add(kernel.str(), kernel.name()); }
 
+int Program::addBuilt(const std::string &key, const std::string &kernel) {
+  std::string ir = builtKernelIR(key);
+  if (ir.empty())
+    ADD_FAILURE() << "no built kernel " << key << " (tests/kernels)";
+  return add(ir, kernel);
+}
+
 int Program::add(const std::string &ir, const std::string &kernel) {
   Session &s = session();
   auto entry = std::make_unique<Entry>();

@@ -207,6 +207,9 @@ public:
   /// Returns the kernel's index for launch().
   int add(const KernelBuilder &kernel);
   int add(const std::string &ir, const std::string &kernel);
+  /// The kernel library's kernel `key` (tests/kernels), whose function is
+  /// `kernel`; a test failure names the key when it was not built.
+  int addBuilt(const std::string &key, const std::string &kernel);
 
   bool compileOnly() const { return session().compileOnly; }
   const std::string &errors() const { return errors_; }

@@ -6,10 +6,13 @@
 // so a tail that is not a multiple of the tile must not change a result.
 // Reductions whose axis spans lanes or warps move data between threads on a
 // GPU; those skip until that lowering lands (E2E_REQUIRE(CrossWarpReduce)).
+// The kernels are the kernel library's (tests/kernels/ReduceScan.h, written
+// with the C++ builder and built at build time for every warp size).
 //
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/ReduceScan.h"
 
 #include <limits>
 
@@ -28,67 +31,34 @@ struct Layout2D {
   bool crossThread(int axis) const { return layout.tpw[axis] * layout.wpc[axis] > 1; }
 };
 
-const Layout2D kLayouts[] = {
-    {{{1, 4}, {4, 8}, {4, 1}, {1, 0}}, {16, 32}},  // both axes across lanes; 0 across warps
-    {{{1, 1}, {32, 1}, {1, 4}, {0, 1}}, {32, 16}}, // axis 1 across warps only
-    {{{1, 8}, {32, 1}, {4, 1}, {0, 1}}, {128, 8}}, // axis 1 inside each thread
-    {{{2, 2}, {2, 16}, {2, 4}, {1, 0}}, {8, 64}},  // 8 warps, both axes across threads
-    {{{4, 1}, {1, 32}, {1, 1}, {1, 0}}, {4, 32}},  // one warp; axis 0 inside each thread
-};
-
-struct Combine {
-  std::string name, elem, op, identity;
-};
-
-const Combine kCombines[] = {
-    {"sum_i32", "i32", "arith.addi", "0"},
-    {"max_i32", "i32", "arith.maxsi", "-2147483648"},
-    {"min_i32", "i32", "arith.minsi", "2147483647"},
-    {"sum_f32", "f32", "arith.addf", "0.0"},
-    {"max_f32", "f32", "arith.maximumf", "0xFF800000"},
-    {"min_f32", "f32", "arith.minimumf", "0x7F800000"},
-};
-
-/// `%r = hd.reduce(src) axis = A { combine }` with a single operand.
-std::string reduce(KernelBuilder &k, const std::string &src, const std::string &srcType, int axis,
-                   const std::string &resultType, const std::string &elem, const std::string &op) {
-  std::string a = k.fresh(), b = k.fresh();
-  std::string r = k.let("hd.reduce(" + src + ") axis = " + std::to_string(axis) + " : (" + srcType +
-                        ") -> " + resultType + " {");
-  k.line("^bb0(" + a + ": " + elem + ", " + b + ": " + elem + "):");
-  std::string c = k.let(op + " " + a + ", " + b + " : " + elem);
-  k.line("hd.yield " + c + " : " + elem);
-  k.line("}");
-  return r;
+/// The library's layouts for these tests.
+const std::vector<Layout2D> &layouts() {
+  static const std::vector<Layout2D> l = [] {
+    std::vector<Layout2D> v;
+    for (const kernels::E2EReduceLayout &x : kernels::e2eReduceLayouts())
+      v.push_back({x.layout, {x.m, x.n}});
+    return v;
+  }();
+  return l;
+}
+kernels::E2EReduceLayout libraryLayout(const Layout2D &c) {
+  return {c.layout, c.shape[0], c.shape[1]};
 }
 
-/// A rows x cols row-major matrix, one tile of the layout per program along
-/// the kept axis; the reduced axis fits in one tile (masked to its length).
-struct MatrixTile {
-  std::string values, keptOffsets, keptMask, resultLayout;
+struct Combine {
+  std::string name, elem;
 };
 
-MatrixTile loadForReduction(KernelBuilder &k, const Layout2D &c, const std::string &l, int axis,
-                            const std::string &in, const std::string &elem,
-                            const std::string &identity, const std::string &rows,
-                            const std::string &cols) {
-  const int m = c.shape[0], n = c.shape[1];
-  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
-                            k.constI32(axis == 1 ? m : n) + " : i32");
-  std::string zero = k.constI32(0);
-  auto t = axis == 1 ? k.tile2d(c.shape, l, start, zero, cols, rows, cols)
-                     : k.tile2d(c.shape, l, zero, start, cols, rows, cols);
-  std::string full = tensor(c.shape, elem, l);
-  std::string other = k.let("arith.constant dense<" + identity + "> : " + full);
-  MatrixTile r;
-  r.values = k.let("hd.load " + k.pointers(in, elem, t.offsets, c.shape, l) + " mask " + t.mask +
-                   " other " + other + " : " + tensor(c.shape, "!hd.ptr<" + elem + ">", l));
-  // The result is indexed by the kept dimension, in the slice along `axis`.
-  r.resultLayout = axis == 1 ? l + "_r" : l + "_c";
-  auto kept = k.tile1d(axis == 1 ? m : n, r.resultLayout, start, axis == 1 ? rows : cols);
-  r.keptOffsets = kept.offsets;
-  r.keptMask = kept.mask;
-  return r;
+std::vector<Combine> combines() {
+  std::vector<Combine> c;
+  for (const std::string &name : kernels::e2eCombines())
+    c.push_back({name, name.substr(name.size() - 3)});
+  return c;
+}
+
+/// The library's kernel of `use` for this session's lane count.
+int addKernel(Program &p, const kernels::KernelUse &use) {
+  return p.addBuilt(use.key(session().lanes), use.kernel);
 }
 
 template <typename T> std::vector<T> matrix(std::mt19937_64 &rng, int count, bool integral) {
@@ -114,18 +84,8 @@ TEST_P(Reduce, AlongAxis) {
     E2E_REQUIRE(CrossWarpReduce);
   const int m = c.shape[0], n = c.shape[1];
   const int keptTile = axis == 1 ? m : n;
-  KernelBuilder k("reduce", c.layout.numWarps());
-  std::string l = k.layout("l", c.layout.str(S.lanes));
-  std::string in = k.arg("!hd.ptr<" + comb.elem + ">"), out = k.arg("!hd.ptr<" + comb.elem + ">");
-  std::string rows = k.arg("i32"), cols = k.arg("i32");
-  MatrixTile t = loadForReduction(k, c, l, axis, in, comb.elem, comb.identity, rows, cols);
-  std::string rt = tensor({keptTile}, comb.elem, t.resultLayout);
-  std::string r = reduce(k, t.values, tensor(c.shape, comb.elem, l), axis, rt, comb.elem, comb.op);
-  k.line("hd.store " + k.pointers(out, comb.elem, t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
-         r + " mask " + t.keptMask + " : " +
-         tensor({keptTile}, "!hd.ptr<" + comb.elem + ">", t.resultLayout));
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::e2ereduce::reduce(comb.name, libraryLayout(c), axis));
   E2E_READY(p);
 
   // The reduced extent fits the tile; the kept one spans several programs.
@@ -191,7 +151,7 @@ TEST_P(Reduce, AlongAxis) {
 
 INSTANTIATE_TEST_SUITE_P(
     Combines, Reduce,
-    ::testing::Combine(::testing::ValuesIn(kCombines), ::testing::ValuesIn(kLayouts),
+    ::testing::Combine(::testing::ValuesIn(combines()), ::testing::ValuesIn(layouts()),
                        ::testing::Values(0, 1)),
     [](const auto &info) {
       return std::get<0>(info.param).name + "_" + std::get<1>(info.param).name() + "_axis" +
@@ -208,45 +168,8 @@ TEST_P(ArgMax, TwoOperandCombineWithTies) {
   if (c.crossThread(axis))
     E2E_REQUIRE(CrossWarpReduce);
   const int m = c.shape[0], n = c.shape[1], keptTile = axis == 1 ? m : n;
-  KernelBuilder k("argmax", c.layout.numWarps());
-  std::string l = k.layout("l", c.layout.str(S.lanes));
-  std::string in = k.arg("!hd.ptr<f32>"), outV = k.arg("!hd.ptr<f32>"), outI = k.arg("!hd.ptr<i32>");
-  std::string rows = k.arg("i32"), cols = k.arg("i32");
-  MatrixTile t = loadForReduction(k, c, l, axis, in, "f32", "0xFF800000", rows, cols);
-  // The index along the reduced axis, broadcast over the tile.
-  const std::string sliced = axis == 1 ? l + "_c" : l + "_r";
-  const int len = c.shape[axis];
-  std::string idx = k.let("hd.arange 0 to " + std::to_string(len) + " : " +
-                          tensor({len}, "i32", sliced));
-  std::vector<int> one = axis == 1 ? std::vector<int>{1, n} : std::vector<int>{m, 1};
-  std::string idx2 = k.let("hd.expand_dims " + idx + " axis = " + std::to_string(1 - axis) + " : " +
-                           tensor({len}, "i32", sliced) + " -> " + tensor(one, "i32", l));
-  std::string idxFull = k.let("hd.broadcast " + idx2 + " : " + tensor(one, "i32", l) + " -> " +
-                              tensor(c.shape, "i32", l));
-  std::string vt = tensor({keptTile}, "f32", t.resultLayout);
-  std::string it = tensor({keptTile}, "i32", t.resultLayout);
-  std::string av = k.fresh(), ai = k.fresh(), bv = k.fresh(), bi = k.fresh();
-  auto res = k.letMany(2, "hd.reduce(" + t.values + ", " + idxFull + ") axis = " +
-                              std::to_string(axis) + " : (" + tensor(c.shape, "f32", l) + ", " +
-                              tensor(c.shape, "i32", l) + ") -> (" + vt + ", " + it + ") {");
-  k.line("^bb0(" + av + ": f32, " + ai + ": i32, " + bv + ": f32, " + bi + ": i32):");
-  std::string gt = k.let("arith.cmpf ogt, " + bv + ", " + av + " : f32");
-  std::string eq = k.let("arith.cmpf oeq, " + bv + ", " + av + " : f32");
-  std::string lower = k.let("arith.cmpi slt, " + bi + ", " + ai + " : i32");
-  std::string tie = k.let("arith.andi " + eq + ", " + lower + " : i1");
-  std::string take = k.let("arith.ori " + gt + ", " + tie + " : i1");
-  std::string v = k.let("arith.select " + take + ", " + bv + ", " + av + " : f32");
-  std::string i = k.let("arith.select " + take + ", " + bi + ", " + ai + " : i32");
-  k.line("hd.yield " + v + ", " + i + " : f32, i32");
-  k.line("}");
-  k.line("hd.store " + k.pointers(outV, "f32", t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
-         res[0] + " mask " + t.keptMask + " : " +
-         tensor({keptTile}, "!hd.ptr<f32>", t.resultLayout));
-  k.line("hd.store " + k.pointers(outI, "i32", t.keptOffsets, {keptTile}, t.resultLayout) + ", " +
-         res[1] + " mask " + t.keptMask + " : " +
-         tensor({keptTile}, "!hd.ptr<i32>", t.resultLayout));
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::e2ereduce::argmax(libraryLayout(c), axis));
   E2E_READY(p);
   const int rowsN = axis == 1 ? tailSize(rng, m, 3 * m) : tailSize(rng, m, m);
   const int colsN = axis == 0 ? tailSize(rng, n, 3 * n) : tailSize(rng, n, n);
@@ -279,7 +202,7 @@ TEST_P(ArgMax, TwoOperandCombineWithTies) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, ArgMax,
-    ::testing::Combine(::testing::Values(kLayouts[0], kLayouts[2], kLayouts[3]),
+    ::testing::Combine(::testing::Values(layouts()[0], layouts()[2], layouts()[3]),
                        ::testing::Values(0, 1)),
     [](const auto &info) {
       return std::get<0>(info.param).name() + "_axis" + std::to_string(std::get<1>(info.param));
@@ -300,29 +223,8 @@ TEST_P(ReduceToScalar, SumAndMaxPerProgram) {
   const Layout1D &c = GetParam();
   if (c.layout.tpw[0] * c.layout.wpc[0] > 1)
     E2E_REQUIRE(CrossWarpReduce);
-  KernelBuilder k("reduce1d", c.layout.numWarps());
-  std::string l = k.layout("l", c.layout.str(S.lanes));
-  std::string in = k.arg("!hd.ptr<i32>"), sums = k.arg("!hd.ptr<i32>"), maxs = k.arg("!hd.ptr<i32>");
-  std::string n = k.arg("i32");
-  std::string pid = k.let("hd.program_id 0");
-  std::string start = k.let("arith.muli " + pid + ", " + k.constI32(c.block) + " : i32");
-  auto t = k.tile1d(c.block, l, start, n);
-  std::string tt = tensor({c.block}, "i32", l);
-  std::string zero = k.let("arith.constant dense<0> : " + tt);
-  std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, {c.block}, l) + " mask " +
-                        t.mask + " other " + zero + " : " + tensor({c.block}, "!hd.ptr<i32>", l));
-  std::string s = reduce(k, x, tt, 0, "i32", "i32", "arith.addi");
-  // The max over a masked tile: masked-off elements take INT_MIN first.
-  std::string lowest = k.let("arith.constant dense<-2147483648> : " + tt);
-  std::string xm = k.let("arith.select " + t.mask + ", " + x + ", " + lowest + " : " +
-                         tensor({c.block}, "i1", l) + ", " + tt);
-  std::string mx = reduce(k, xm, tt, 0, "i32", "i32", "arith.maxsi");
-  k.line("hd.store " + k.let("hd.addptr " + sums + ", " + pid + " : !hd.ptr<i32>, i32") + ", " + s +
-         " : !hd.ptr<i32>");
-  k.line("hd.store " + k.let("hd.addptr " + maxs + ", " + pid + " : !hd.ptr<i32>, i32") + ", " + mx +
-         " : !hd.ptr<i32>");
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::e2ereduce::reduce1d(c.layout, c.block));
   E2E_READY(p);
   const int count = tailSize(rng, c.block, 5 * c.block);
   const uint32_t grid = ceilDiv(count, c.block);
@@ -340,13 +242,14 @@ TEST_P(ReduceToScalar, SumAndMaxPerProgram) {
   expectPoisoned(bs.host(), grid, bs.size(), "past the programs");
 }
 
-const Layout1D kLayouts1D[] = {
-    {{{4}, {32}, {4}, {0}}, 512},
-    {{{1}, {32}, {8}, {0}}, 1024},
-    {{{2}, {32}, {1}, {0}}, 64},
-};
+std::vector<Layout1D> layouts1d() {
+  std::vector<Layout1D> l;
+  for (const auto &[layout, block] : kernels::e2eReduce1dLayouts())
+    l.push_back({layout, block});
+  return l;
+}
 
-INSTANTIATE_TEST_SUITE_P(Layouts, ReduceToScalar, ::testing::ValuesIn(kLayouts1D),
+INSTANTIATE_TEST_SUITE_P(Layouts, ReduceToScalar, ::testing::ValuesIn(layouts1d()),
                          ::testing::PrintToStringParamName());
 
 //===----------------------------------------------------------------------===//
@@ -363,28 +266,8 @@ TEST_P(Scan, InclusivePrefixSum) {
   if (c.crossThread(axis))
     E2E_REQUIRE(CrossWarpReduce);
   const int m = c.shape[0], n = c.shape[1];
-  KernelBuilder k("scan", c.layout.numWarps());
-  std::string l = k.layout("l", c.layout.str(S.lanes));
-  std::string in = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>");
-  std::string rows = k.arg("i32"), cols = k.arg("i32");
-  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " +
-                            k.constI32(axis == 1 ? m : n) + " : i32");
-  std::string zero = k.constI32(0);
-  auto t = axis == 1 ? k.tile2d(c.shape, l, start, zero, cols, rows, cols)
-                     : k.tile2d(c.shape, l, zero, start, cols, rows, cols);
-  std::string tt = tensor(c.shape, "i32", l), pt = tensor(c.shape, "!hd.ptr<i32>", l);
-  std::string x = k.let("hd.load " + k.pointers(in, "i32", t.offsets, c.shape, l) + " mask " + t.mask +
-                        " other " + k.let("arith.constant dense<0> : " + tt) + " : " + pt);
-  std::string a = k.fresh(), b = k.fresh();
-  std::string s = k.let("hd.scan(" + x + ") axis = " + std::to_string(axis) + " reverse = " +
-                        (reverse ? "true" : "false") + " : (" + tt + ") -> " + tt + " {");
-  k.line("^bb0(" + a + ": i32, " + b + ": i32):");
-  k.line("hd.yield " + k.let("arith.addi " + a + ", " + b + " : i32") + " : i32");
-  k.line("}");
-  k.line("hd.store " + k.pointers(out, "i32", t.offsets, c.shape, l) + ", " + s + " mask " + t.mask +
-         " : " + pt);
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::e2ereduce::scan(libraryLayout(c), axis, reverse));
   E2E_READY(p);
   const int rowsN = axis == 1 ? tailSize(rng, m, 3 * m) : tailSize(rng, m, m);
   const int colsN = axis == 0 ? tailSize(rng, n, 3 * n) : tailSize(rng, n, n);
@@ -410,7 +293,7 @@ TEST_P(Scan, InclusivePrefixSum) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, Scan,
-    ::testing::Combine(::testing::Values(kLayouts[0], kLayouts[2], kLayouts[3], kLayouts[4]),
+    ::testing::Combine(::testing::Values(layouts()[0], layouts()[2], layouts()[3], layouts()[4]),
                        ::testing::Values(0, 1), ::testing::Bool()),
     [](const auto &info) {
       return std::get<0>(info.param).name() + "_axis" + std::to_string(std::get<1>(info.param)) +

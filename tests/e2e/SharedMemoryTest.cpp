@@ -7,9 +7,16 @@
 // test probes first and skips with "not lowered yet: <compile error>" until
 // the probe compiles (E2E_REQUIRE), after which it must pass.
 //
+// The kernels are the kernel library's (tests/kernels/SharedMemory.h,
+// written with the C++ builder), but two that stay IR text here, as that
+// header says why: PermuteTransposes and SharedAsyncCopy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/SharedMemory.h"
+
+#include <map>
 
 namespace hadron::e2e {
 namespace {
@@ -27,25 +34,33 @@ struct SharedCase {
   std::string name() const { return label; }
 };
 
-const SharedCase kShared[] = {
-    {"row_major", "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
-     "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>"},
-    {"swizzle_v4_p1_m8", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
-     "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>"},
-    {"swizzle_v2_p2_m4_colmajor", "#hd.swizzled<{vec = 2, perPhase = 2, maxPhase = 4, order = [0, 1]}>",
-     "#hd.swizzled<{vec = 2, perPhase = 2, maxPhase = 4, order = [1, 0]}>"},
-    {"padded_32_4", "#hd.padded<{intervals = [32], paddings = [4], order = [1, 0]}>",
-     "#hd.padded<{intervals = [32], paddings = [4], order = [0, 1]}>"},
-    {"padded_two_levels", "#hd.padded<{intervals = [16, 256], paddings = [1, 8], order = [1, 0]}>",
-     "#hd.padded<{intervals = [16, 256], paddings = [1, 8], order = [0, 1]}>"},
-    {"shared_linear",
-     "#hd.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 0], "
-     "[8, 0], [16, 0]]}>",
-     "#hd.shared_linear<{offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [4, 1], [8, 2], [0, 4], "
-     "[0, 8], [0, 16]]}>"},
-};
+/// The library's shared layouts, with the transposed form of the views'
+/// (what memdesc_permute [1, 0] gives, which PermuteTransposes writes).
+std::vector<SharedCase> sharedCases(const std::vector<kernels::SharedLayout> &layouts) {
+  static const std::map<std::string, std::string> transposed = {
+      {"row_major", "#hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>"},
+      {"swizzle_v4_p1_m8", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>"},
+      {"padded_32_4", "#hd.padded<{intervals = [32], paddings = [4], order = [0, 1]}>"},
+      {"shared_linear",
+       "#hd.shared_linear<{offset = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [4, 1], [8, 2], "
+       "[0, 4], [0, 8], [0, 16]]}>"},
+  };
+  std::vector<SharedCase> cases;
+  for (const kernels::SharedLayout &l : layouts) {
+    auto t = transposed.find(l.label);
+    cases.push_back({l.label, l.layout, t == transposed.end() ? "" : t->second});
+  }
+  return cases;
+}
 
-/// A 32 x 32 f32 kernel frame: program q loads `x`, elements q * 1024 ..
+/// The library's kernel `kernel` over shared layout `c` for this session's
+/// lane count.
+int addKernel(Program &p, const std::string &kernel, const SharedCase &c) {
+  kernels::SharedUse use{kernel, {c.label, c.layout}};
+  return p.addBuilt(use.key(session().lanes), kernel);
+}
+
+/// PermuteTransposes' text kernel frame, 32 x 32 f32: program q loads `x`, elements q * 1024 ..
 /// q * 1024 + 1023 of %in (row-major, ld 32), in #a; stores go to %out.
 struct Frame {
   KernelBuilder k;
@@ -128,15 +143,8 @@ class SharedMemory : public ::testing::TestWithParam<SharedCase> {};
 TEST_P(SharedMemory, AllocLoadInAnotherLayout) {
   E2E_BEGIN();
   E2E_REQUIRE(SharedMemory);
-  Frame f = frame("alloc_load", GetParam().layout);
-  KernelBuilder &k = f.k;
-  std::string md = "!hd.memdesc<32x32xf32, " + f.sh + ">";
-  std::string m = k.let("hd.local_alloc " + f.x + " : " + tile(k, f.a) + " -> " + md);
-  std::string y = k.let("hd.local_load " + m + " : " + md + " -> " + tile(k, f.b));
-  k.line("hd.local_dealloc " + m + " : " + md);
-  store(f, f.out, y, f.b);
   Program p;
-  int kid = p.add(f.k);
+  int kid = addKernel(p, "alloc_load", GetParam());
   E2E_READY(p);
   run(p, kid, rng, 1, [](auto &in, int i) { return in[0][i]; });
 }
@@ -146,31 +154,14 @@ TEST_P(SharedMemory, AllocLoadInAnotherLayout) {
 TEST_P(SharedMemory, StoreBarrierLoadTwice) {
   E2E_BEGIN();
   E2E_REQUIRE(Barrier);
-  Frame f = frame("store_load", GetParam().layout, 1);
-  KernelBuilder &k = f.k;
-  std::string md = "!hd.memdesc<32x32xf32, " + f.sh + ">";
-  std::string m = k.let("hd.local_alloc -> " + md);
-  k.line("hd.local_store " + f.x + ", " + m + " : " + tile(k, f.a) + " -> " + md);
-  k.line("hd.barrier");
-  std::string first = k.let("hd.local_load " + m + " : " + md + " -> " + tile(k, f.b));
-  k.line("hd.barrier");
-  std::string y = load(f, "%arg2", f.b);
-  k.line("hd.local_store " + y + ", " + m + " : " + tile(k, f.b) + " -> " + md);
-  k.line("hd.barrier");
-  std::string second = k.let("hd.local_load " + m + " : " + md + " -> " + tile(k, f.a));
-  std::string second_b = k.let("hd.convert_layout " + second + " : " + tile(k, f.a) + " -> " +
-                               tile(k, f.b));
-  std::string twice = k.let("arith.addf " + second_b + ", " + second_b + " : " + tile(k, f.b));
-  std::string sum = k.let("arith.addf " + first + ", " + twice + " : " + tile(k, f.b));
-  k.line("hd.local_dealloc " + m + " : " + md);
-  store(f, f.out, sum, f.b);
   Program p;
-  int kid = p.add(f.k);
+  int kid = addKernel(p, "store_load", GetParam());
   E2E_READY(p);
   run(p, kid, rng, 2, [](auto &in, int i) { return in[0][i] + (in[1][i] + in[1][i]); });
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, SharedMemory, ::testing::ValuesIn(kShared),
+INSTANTIATE_TEST_SUITE_P(Layouts, SharedMemory,
+                         ::testing::ValuesIn(sharedCases(kernels::e2eSharedLayouts())),
                          ::testing::PrintToStringParamName());
 
 class SharedViews : public ::testing::TestWithParam<SharedCase> {};
@@ -180,28 +171,8 @@ class SharedViews : public ::testing::TestWithParam<SharedCase> {};
 TEST_P(SharedViews, SliceHalvesSwapped) {
   E2E_BEGIN();
   E2E_REQUIRE(MemdescViews);
-  Frame f = frame("slices", GetParam().layout);
-  KernelBuilder &k = f.k;
-  std::string md = "!hd.memdesc<32x32xf32, " + f.sh + ">";
-  std::string half = "!hd.memdesc<16x32xf32, " + f.sh + ", alloc = 32x32>";
-  std::string h = k.layout("h", Blocked{{1, 4}, {4, 8}, {4, 1}, {1, 0}}.str(S.lanes));
-  std::string m = k.let("hd.local_alloc " + f.x + " : " + tile(k, f.a) + " -> " + md);
-  std::string top = k.let("hd.memdesc_slice " + m + " [0, 0] : " + md + " -> " + half);
-  std::string bottom = k.let("hd.memdesc_slice " + m + " [16, 0] : " + md + " -> " + half);
-  std::string ht = tensor({16, 32}, "f32", h);
-  std::string vt = k.let("hd.local_load " + top + " : " + half + " -> " + ht);
-  std::string vb = k.let("hd.local_load " + bottom + " : " + half + " -> " + ht);
-  // Bottom half to rows 0..15, top half to rows 16..31.
-  for (int part = 0; part < 2; ++part) {
-    auto t = k.tile2d({16, 32}, h, k.constI32(part * 16), k.constI32(0), k.constI32(32), "", "");
-    std::string it = tensor({16, 32}, "i32", h);
-    std::string off = k.let("arith.addi " + t.offsets + ", " + k.splat(f.base, it) + " : " + it);
-    k.line("hd.store " + k.pointers(f.out, "f32", off, {16, 32}, h) + ", " + (part ? vt : vb) +
-           " : " + tensor({16, 32}, "!hd.ptr<f32>", h));
-  }
-  k.line("hd.local_dealloc " + m + " : " + md);
   Program p;
-  int kid = p.add(f.k);
+  int kid = addKernel(p, "slices", GetParam());
   E2E_READY(p);
   run(p, kid, rng, 1, [](auto &in, int i) {
     int q = i / 1024, r = (i % 1024) / 32, c = i % 32;
@@ -230,7 +201,7 @@ TEST_P(SharedViews, PermuteTransposes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, SharedViews,
-                         ::testing::Values(kShared[0], kShared[1], kShared[3], kShared[5]),
+                         ::testing::ValuesIn(sharedCases(kernels::e2eSharedViewLayouts())),
                          ::testing::PrintToStringParamName());
 
 // memdesc_index over a 2 x 32 x 32 allocation: x into buffer 0, y into
@@ -239,27 +210,8 @@ INSTANTIATE_TEST_SUITE_P(Layouts, SharedViews,
 TEST(SharedMultiBuffer, IndexSelectsTheStage) {
   E2E_BEGIN();
   E2E_REQUIRE(MemdescViews);
-  Frame f = frame("stages", "#hd.swizzled<{vec = 4, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>", 1);
-  KernelBuilder &k = f.k;
-  std::string md3 = "!hd.memdesc<2x32x32xf32, " + f.sh + ">";
-  std::string view = "!hd.memdesc<32x32xf32, " + f.sh + ", alloc = 2x32x32>";
-  std::string bufs = k.let("hd.local_alloc -> " + md3);
-  std::string zero = k.constI32(0);
-  std::string one = k.let("arith.subi " + k.constI32(3) + ", " + k.constI32(2) + " : i32");
-  std::string b0 = k.let("hd.memdesc_index " + bufs + "[" + zero + "] : " + md3 + " -> " + view);
-  std::string b1 = k.let("hd.memdesc_index " + bufs + "[" + one + "] : " + md3 + " -> " + view);
-  std::string y = load(f, "%arg2", f.a);
-  k.line("hd.local_store " + f.x + ", " + b0 + " : " + tile(k, f.a) + " -> " + view);
-  k.line("hd.local_store " + y + ", " + b1 + " : " + tile(k, f.a) + " -> " + view);
-  k.line("hd.barrier");
-  std::string r0 = k.let("hd.local_load " + b0 + " : " + view + " -> " + tile(k, f.b));
-  std::string r1 = k.let("hd.local_load " + b1 + " : " + view + " -> " + tile(k, f.b));
-  std::string twice = k.let("arith.addf " + r1 + ", " + r1 + " : " + tile(k, f.b));
-  std::string sum = k.let("arith.addf " + twice + ", " + r0 + " : " + tile(k, f.b));
-  k.line("hd.local_dealloc " + bufs + " : " + md3);
-  store(f, f.out, sum, f.b);
   Program p;
-  int kid = p.add(f.k);
+  int kid = addKernel(p, "stages", {"stages", kernels::kStagesLayout, ""});
   E2E_READY(p);
   run(p, kid, rng, 2, [](auto &in, int i) { return (in[1][i] + in[1][i]) + in[0][i]; });
 }
@@ -271,7 +223,7 @@ TEST(SharedAsyncCopy, TwoGroupsWithMaskAndOther) {
   E2E_REQUIRE(AsyncCopy);
   KernelBuilder k("async_copy", 4);
   std::string a = k.layout("a", kRows.str(S.lanes)), b = k.layout("b", kCols.str(S.lanes));
-  std::string sh = k.layout("sh", kShared[1].layout);
+  std::string sh = k.layout("sh", kernels::e2eSharedLayouts()[1].layout);
   std::string in0 = k.arg("!hd.ptr<f32>"), out = k.arg("!hd.ptr<f32>"), in1 = k.arg("!hd.ptr<f32>");
   std::string n = k.arg("i32");
   std::string base = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(1024) + " : i32");

@@ -18,10 +18,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   hadron::kernels::BuiltKernels kernels;
-  if (std::string error = hadron::kernels::addFrameKernels(kernels); !error.empty()) {
-    std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
-    return 1;
-  }
+  for (auto add : {hadron::kernels::addFrameKernels, hadron::kernels::addElementwiseKernels,
+                   hadron::kernels::addMemoryKernels, hadron::kernels::addShapeKernels,
+                   hadron::kernels::addReduceScanKernels, hadron::kernels::addAtomicKernels,
+                   hadron::kernels::addLayoutKernels, hadron::kernels::addDotKernels,
+                   hadron::kernels::addSharedMemoryKernels})
+    if (std::string error = add(kernels); !error.empty()) {
+      std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
+      return 1;
+    }
   std::ofstream out(argv[1]);
   out << "// Built by hadron-test-kernels from tests/kernels: {key, IR}.\n";
   for (const auto &[key, ir] : kernels)

@@ -21,6 +21,22 @@ using BuiltKernels = std::vector<std::pair<std::string, std::string>>;
 /// Appends the frame kernels (Frame.h) of every use; returns "" or what
 /// failed to build.
 std::string addFrameKernels(BuiltKernels &out);
+/// The elementwise and conversion kernels (Elementwise.h) of every use.
+std::string addElementwiseKernels(BuiltKernels &out);
+/// The global-memory kernels (Memory.h).
+std::string addMemoryKernels(BuiltKernels &out);
+/// The shape kernels (Shape.h).
+std::string addShapeKernels(BuiltKernels &out);
+/// The reduction and scan kernels (ReduceScan.h).
+std::string addReduceScanKernels(BuiltKernels &out);
+/// The atomic kernels (Atomic.h).
+std::string addAtomicKernels(BuiltKernels &out);
+/// The layout-conversion and shared-memory kernels (Layout.h).
+std::string addLayoutKernels(BuiltKernels &out);
+/// The dot kernels (Dot.h).
+std::string addDotKernels(BuiltKernels &out);
+/// tests/e2e's shared-memory kernels (SharedMemory.h).
+std::string addSharedMemoryKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 

@@ -281,6 +281,56 @@ Tensor operator!=(const Operand &a, const Operand &b) {
   return compare(a, b, arith::CmpIPredicate::ne, arith::CmpFPredicate::UNE, "!=");
 }
 
+Tensor udiv(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::DivUIOp, void>(a, b, "udiv", loc);
+}
+Tensor urem(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::RemUIOp, void>(a, b, "urem", loc);
+}
+Tensor ushr(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::ShRUIOp, void>(a, b, "ushr", loc);
+}
+Tensor umax(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::MaxUIOp, void>(a, b, "umax", loc);
+}
+Tensor umin(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::MinUIOp, void>(a, b, "umin", loc);
+}
+
+namespace {
+
+Tensor compareInt(const Operand &a, const Operand &b, arith::CmpIPredicate p,
+                  const std::string &what, const SourceLoc &loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, what);
+  requireKind(t, x, true, false, loc, what);
+  return Tensor(t.checked(arith::CmpIOp::create(t.b, t.at(loc), p, x, y), loc, what).getResult());
+}
+
+} // namespace
+
+Tensor ult(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ult, "ult", loc);
+}
+Tensor ule(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ule, "ule", loc);
+}
+Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::ugt, "ugt", loc);
+}
+Tensor uge(const Operand &a, const Operand &b, SourceLoc loc) {
+  return compareInt(a, b, arith::CmpIPredicate::uge, "uge", loc);
+}
+Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc) {
+  const std::string what = "unordered";
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, what);
+  requireKind(t, x, false, true, loc, what);
+  return Tensor(
+      t.checked(arith::CmpFOp::create(t.b, t.at(loc), arith::CmpFPredicate::UNO, x, y), loc, what)
+          .getResult());
+}
+
 Tensor operator-(const Operand &a) {
   const SourceLoc &loc = a.loc();
   Trace &t = Trace::current(loc);
@@ -326,6 +376,30 @@ Tensor Tensor::to(const DType &type, SourceLoc loc) const {
     op = arith::FPToSIOp::create(t.b, l, result, x).getOperation();
   else
     t.fail(loc, what, "cannot convert " + str(from) + " to " + str(to));
+  t.verify(op, loc, what);
+  return Tensor(op->getResult(0));
+}
+
+Tensor to_unsigned(const Tensor &x, const DType &type, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "to_unsigned(" + type.str() + ")";
+  Value v = requireTensor(t, x, loc, what);
+  Type to = t.type(type, loc, what);
+  Type from = getElementTypeOrSelf(v.getType());
+  Type result = to;
+  if (auto tile = dyn_cast<RankedTensorType>(v.getType()))
+    result = RankedTensorType::get(tile.getShape(), to, tile.getEncoding());
+  Location l = t.at(loc);
+  auto fi = dyn_cast<IntegerType>(from), ti = dyn_cast<IntegerType>(to);
+  Operation *op = nullptr;
+  if (fi && ti && fi.getWidth() < ti.getWidth())
+    op = arith::ExtUIOp::create(t.b, l, result, v);
+  else if (fi && isa<FloatType>(to))
+    op = arith::UIToFPOp::create(t.b, l, result, v);
+  else if (isa<FloatType>(from) && ti)
+    op = arith::FPToUIOp::create(t.b, l, result, v);
+  else
+    return x.to(type, loc);
   t.verify(op, loc, what);
   return Tensor(op->getResult(0));
 }
@@ -515,6 +589,14 @@ Tensor atomic_add(const Tensor &p, const Operand &v, const Tensor &m, AtomicOpti
                   SourceLoc loc) {
   return atomic(hd::AtomicRMWKind::add, hd::AtomicRMWKind::fadd, p, v, m, o, loc, "atomic_add");
 }
+Tensor atomic_umax(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
+                   SourceLoc loc) {
+  return atomic(hd::AtomicRMWKind::umax, std::nullopt, p, v, m, o, loc, "atomic_umax");
+}
+Tensor atomic_umin(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
+                   SourceLoc loc) {
+  return atomic(hd::AtomicRMWKind::umin, std::nullopt, p, v, m, o, loc, "atomic_umin");
+}
 Tensor atomic_max(const Tensor &p, const Operand &v, const Tensor &m, AtomicOptions o,
                   SourceLoc loc) {
   return atomic(hd::AtomicRMWKind::max, hd::AtomicRMWKind::fmax, p, v, m, o, loc, "atomic_max");
@@ -586,6 +668,22 @@ Tensor minimum(const Operand &a, const Operand &b, SourceLoc loc) {
   return arith2<arith::MinSIOp, arith::MinimumFOp>(a, b, "minimum", loc);
 }
 
+Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, "maxnum");
+  requireKind(t, x, false, true, loc, "maxnum");
+  return Tensor(
+      t.checked(arith::MaxNumFOp::create(t.b, t.at(loc), x, y), loc, "maxnum").getResult());
+}
+
+Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, "minnum");
+  requireKind(t, x, false, true, loc, "minnum");
+  return Tensor(
+      t.checked(arith::MinNumFOp::create(t.b, t.at(loc), x, y), loc, "minnum").getResult());
+}
+
 namespace {
 
 arith::FastMathFlags flags(FastMath fm) {
@@ -634,6 +732,16 @@ Tensor sin(const Tensor &x, FastMath fm, SourceLoc loc) {
 }
 Tensor cos(const Tensor &x, FastMath fm, SourceLoc loc) {
   return unaryFloat<math::CosOp>(x, fm, loc, "cos");
+}
+
+Tensor tanh(const Tensor &x, FastMath fm, SourceLoc loc) {
+  return unaryFloat<math::TanhOp>(x, fm, loc, "tanh");
+}
+Tensor floor(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::FloorOp>(x, FastMath::none, loc, "floor");
+}
+Tensor ceil(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::CeilOp>(x, FastMath::none, loc, "ceil");
 }
 
 Tensor abs(const Tensor &x, SourceLoc loc) {
@@ -769,6 +877,38 @@ Tensor permute(const Tensor &x, const std::vector<int> &order, const Layout &lay
   SmallVector<int32_t> o(order.begin(), order.end());
   return Tensor(t.checked(hd::PermuteOp::create(t.b, t.at(loc), result, x.value(), o), loc, what)
                     .getResult());
+}
+
+Tensor join(const Tensor &a, const Tensor &b, const Layout &layout, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "join";
+  RankedTensorType ta = tileOf(t, a, loc, what), tb = tileOf(t, b, loc, what);
+  if (ta != tb)
+    t.fail(loc, what,
+           "the operands' types differ: " + str(ta) + " and " + str(tb) +
+               "; join takes two tiles of one type");
+  SmallVector<int64_t> shape(ta.getShape());
+  shape.push_back(2);
+  auto result = t.tileType(shape, ta.getElementType(), t.layout(layout, loc, what), loc, what);
+  return Tensor(
+      t.checked(hd::JoinOp::create(t.b, t.at(loc), result, a.value(), b.value()), loc, what)
+          .getResult());
+}
+
+std::pair<Tensor, Tensor> split(const Tensor &x, const Layout &layout, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "split";
+  RankedTensorType type = tileOf(t, x, loc, what);
+  if (type.getRank() < 2)
+    t.fail(loc, what, "split needs a tile of rank 2 or more, got " + shapeStr(type.getShape()));
+  if (type.getShape().back() != 2)
+    t.fail(loc, what,
+           "the minor dimension of " + shapeStr(type.getShape()) + " is " +
+               std::to_string(type.getShape().back()) + "; split takes one of size 2");
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end() - 1);
+  auto half = t.tileType(shape, type.getElementType(), t.layout(layout, loc, what), loc, what);
+  auto op = t.checked(hd::SplitOp::create(t.b, t.at(loc), half, half, x.value()), loc, what);
+  return {Tensor(op.getLhs()), Tensor(op.getRhs())};
 }
 
 //===----------------------------------------------------------------------===//

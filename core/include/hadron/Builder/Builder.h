@@ -53,6 +53,7 @@
 #include <source_location>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -179,6 +180,26 @@ Tensor operator==(const Operand &a, const Operand &b);
 Tensor operator!=(const Operand &a, const Operand &b);
 Tensor operator-(const Operand &a);
 
+// The unsigned forms of the integer operators above, which read the
+// operands' bits as unsigned numbers (Triton picks them from an unsigned
+// element type; hd's integer types carry no sign, so they are named here).
+Tensor udiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor urem(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Logical (zero-filling) shift right.
+Tensor ushr(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor umax(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor umin(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ult(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ule(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor uge(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Floats: true where either operand is NaN.
+Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// x.to(type) with integers read or written as unsigned: zero-extends
+/// (extui), converts unsigned integers to floats (uitofp) and floats to
+/// unsigned integers (fptoui); narrowing and float-to-float as .to().
+Tensor to_unsigned(const Tensor &x, const DType &type, SourceLoc loc = SourceLoc::current());
+
 //===----------------------------------------------------------------------===//
 // Kernel arguments and program ids
 //===----------------------------------------------------------------------===//
@@ -256,6 +277,11 @@ Tensor atomic_xor(const Tensor &pointer, const Operand &value, const Tensor &mas
                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
 Tensor atomic_xchg(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
                    AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
+/// Unsigned max/min: memory and value read as unsigned integers.
+Tensor atomic_umax(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
+                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
+Tensor atomic_umin(const Tensor &pointer, const Operand &value, const Tensor &mask = {},
+                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
 /// Where memory equals `cmp`, writes `value`; returns the old values.
 Tensor atomic_cas(const Tensor &pointer, const Operand &cmp, const Operand &value,
                   AtomicOptions options = {}, SourceLoc loc = SourceLoc::current());
@@ -284,6 +310,13 @@ Tensor rsqrt(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = Sour
 Tensor sin(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor cos(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor abs(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// IEEE 754 maxNum/minNum: a NaN operand gives the other one (either zero
+/// may come out for -0 and +0).
+Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor floor(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor ceil(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor tanh(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 /// a * b + c, rounded once.
 Tensor fma(const Operand &a, const Operand &b, const Operand &c,
            SourceLoc loc = SourceLoc::current());
@@ -306,6 +339,14 @@ Tensor reshape(const Tensor &x, const std::vector<int64_t> &shape, const Layout 
 /// Dimension i of the result is dimension order[i] of x.
 Tensor permute(const Tensor &x, const std::vector<int> &order, const Layout &layout,
                SourceLoc loc = SourceLoc::current());
+/// Stacks two tiles of one type along a new minor dimension of size 2
+/// (result[..., 0] = a, result[..., 1] = b), in `layout`.
+Tensor join(const Tensor &a, const Tensor &b, const Layout &layout,
+            SourceLoc loc = SourceLoc::current());
+/// The inverse of join: the halves of x's minor dimension (of size 2), each
+/// in `layout`.
+std::pair<Tensor, Tensor> split(const Tensor &x, const Layout &layout,
+                                SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Reductions and scans
