@@ -44,6 +44,17 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
   std::array<uint32_t, 3> grid{uint32_t(m / mk.tileM), uint32_t(n / mk.tileN), 1};
   std::vector<hd_arg> args{da->arg(), db->arg(), dc->arg(), rt::arg::i32(int32_t(m)),
                            rt::arg::i32(int32_t(n)), rt::arg::i32(int32_t(k))};
+  // Row-major A (m x k) and B (k x n) as tensor descriptors.
+  hd_tensor_desc ad{}, bd{};
+  ad.base = da->devicePtr(), ad.rank = 2, ad.shape[0] = m, ad.shape[1] = k;
+  ad.strides[0] = k, ad.strides[1] = 1;
+  bd.base = db->devicePtr(), bd.rank = 2, bd.shape[0] = k, bd.shape[1] = n;
+  bd.strides[0] = n, bd.strides[1] = 1;
+  if (mk.descriptors) {
+    args[0].kind = args[1].kind = HD_ARG_TENSOR_DESC;
+    args[0].value.desc = &ad;
+    args[1].value.desc = &bd;
+  }
   rt::Status s = kernel.launch(grid, args);
   if (s)
     s = dev.synchronize();

@@ -29,11 +29,14 @@ struct MatmulKernel {
   std::string ir, name;
   uint32_t tileM = 128, tileN = 128;
   std::string arch; ///< the only device arch it runs on, or "" for any GPU
+  /// A and B are tensor descriptors (hd_tensor_desc) instead of pointers.
+  bool descriptors = false;
 };
 
 /// The GEMMs embedded when hadron-bench is built: examples/nvidia/
 /// matmul_mma_bf16.mlir (mma.sync, any sm_80+) and matmul_wgmma_bf16.mlir
-/// (wgmma, sm_90a).
+/// (wgmma, sm_90a), and matmul_tma_wgmma_bf16.mlir (wgmma fed by the copy
+/// engine through tensor descriptors and mbarriers, sm_90a).
 const std::vector<MatmulKernel> &matmulKernels();
 
 struct MatmulOptions {

@@ -93,6 +93,11 @@ hd_arg launchArg(nb::handle h, hd_arg_kind kind, uint32_t index, const char *ker
     case HD_ARG_F32:
     case HD_ARG_F64:
       return rt::arg::floating(kind, nb::cast<double>(h));
+    case HD_ARG_TENSOR_DESC:
+      throw nb::type_error(("argument " + std::to_string(index) + " of " + kernel +
+                            " is a tensor descriptor, which the Python front end does not "
+                            "pass yet")
+                               .c_str());
     default:
       return rt::arg::integer(kind, nb::cast<int64_t>(h));
     }

@@ -36,7 +36,7 @@ namespace hadron::runtime::bundle {
 
 /// Bumped whenever the layout changes; a bundle of another version is
 /// refused with both versions named.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 constexpr size_t kHeaderSize = 32;
 constexpr size_t kTableEntrySize = 16;
 constexpr size_t kTrailerSize = 32;

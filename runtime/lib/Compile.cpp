@@ -37,7 +37,8 @@ std::vector<hd_kernel_signature> signaturesOf(const std::vector<cache::KernelRec
   std::vector<hd_kernel_signature> sigs;
   for (const cache::KernelRecord &k : kernels)
     sigs.push_back({k.name.c_str(), static_cast<uint32_t>(k.args.size()), k.args.data(),
-                    k.numWarps, k.warpSize, k.staticSharedBytes});
+                    k.numWarps, k.warpSize, k.staticSharedBytes,
+                    k.descs.empty() ? nullptr : k.descs.data()});
   return sigs;
 }
 

@@ -51,6 +51,7 @@ const char *hd_arg_kind_name(hd_arg_kind kind) {
   case HD_ARG_BF16: return "bf16";
   case HD_ARG_F32: return "f32";
   case HD_ARG_F64: return "f64";
+  case HD_ARG_TENSOR_DESC: return "tensor_desc";
   }
   return "?";
 }

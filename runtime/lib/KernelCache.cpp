@@ -224,7 +224,7 @@ constexpr uint64_t kAbsent = ~uint64_t(0);
 
 using bytes::Reader;
 
-bool isKnownKind(uint32_t kind) { return kind <= HD_ARG_F64; }
+bool isKnownKind(uint32_t kind) { return kind <= HD_ARG_TENSOR_DESC; }
 
 } // namespace
 
@@ -239,6 +239,17 @@ void encodeKernels(std::string &out, const std::vector<KernelRecord> &kernels) {
     putU32(out, k.numWarps);
     putU32(out, k.warpSize);
     putU64(out, k.staticSharedBytes);
+    // Descriptor specs: a flag, then per argument rank, element bytes,
+    // swizzle and the block.
+    putU32(out, k.descs.empty() ? 0 : 1);
+    for (const hd_tensor_desc_spec &d : k.descs) {
+      putU32(out, d.rank);
+      putU32(out, d.elem_bytes);
+      putU32(out, d.swizzle_bytes);
+      putU32(out, d.native);
+      for (uint32_t b : d.block)
+        putU32(out, b);
+    }
   }
 }
 
@@ -274,6 +285,29 @@ bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::st
     rec.numWarps = r.u32();
     rec.warpSize = r.u32();
     rec.staticSharedBytes = r.u64();
+    uint32_t hasDescs = r.u32();
+    if (r.ok() && hasDescs > 1)
+      return refuse("kernel " + std::to_string(k) + ": descriptor flag " +
+                    std::to_string(hasDescs) + " is neither 0 nor 1");
+    if (hasDescs) {
+      const uint64_t specBytes = 4 * (4 + HD_TENSOR_DESC_MAX_RANK);
+      if (!r.ok() || numArgs > r.remaining() / specBytes)
+        return refuse("kernel " + std::to_string(k) + ": descriptor specs overrun the entry");
+      for (uint32_t a = 0; a < numArgs; ++a) {
+        hd_tensor_desc_spec d{};
+        d.rank = r.u32();
+        d.elem_bytes = r.u32();
+        d.swizzle_bytes = r.u32();
+        d.native = r.u32();
+        for (uint32_t &b : d.block)
+          b = r.u32();
+        if (d.rank > HD_TENSOR_DESC_MAX_RANK || (d.rank != 0) != (rec.args[a] == HD_ARG_TENSOR_DESC))
+          return refuse("kernel " + std::to_string(k) + ": argument " + std::to_string(a) +
+                        " has a descriptor spec of rank " + std::to_string(d.rank) +
+                        " that does not match its kind");
+        rec.descs.push_back(d);
+      }
+    }
     if (r.ok() && (rec.name.empty() || rec.name.find('\0') != std::string::npos))
       return refuse("kernel " + std::to_string(k) + " has no valid name");
     kernels.push_back(std::move(rec));
@@ -295,6 +329,8 @@ Entry Entry::fromCompiled(const hd_compiled_module &module, const Digest &compil
     r.numWarps = sig.num_warps;
     r.warpSize = sig.warp_size;
     r.staticSharedBytes = sig.static_shared_bytes;
+    if (sig.descs)
+      r.descs.assign(sig.descs, sig.descs + sig.num_args);
     e.kernels.push_back(std::move(r));
   }
   if (module.assembly)
@@ -307,7 +343,8 @@ Entry Entry::fromCompiled(const hd_compiled_module &module, const Digest &compil
 CompiledView::CompiledView(Entry entry) : entry_(std::move(entry)) {
   for (const KernelRecord &k : entry_.kernels)
     signatures_.push_back({k.name.c_str(), static_cast<uint32_t>(k.args.size()), k.args.data(),
-                           k.numWarps, k.warpSize, k.staticSharedBytes});
+                           k.numWarps, k.warpSize, k.staticSharedBytes,
+                           k.descs.empty() ? nullptr : k.descs.data()});
   module_.binary = entry_.binary.data();
   module_.binary_size = entry_.binary.size();
   module_.num_kernels = static_cast<uint32_t>(signatures_.size());

@@ -51,7 +51,7 @@ namespace hadron::runtime::cache {
 
 /// Bumped whenever the entry layout or the key's inputs change; entries of
 /// another version are misses.
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 using Digest = std::array<uint8_t, 32>;
 
@@ -105,6 +105,8 @@ struct KernelRecord {
   uint32_t numWarps = 0;
   uint32_t warpSize = 0;
   uint64_t staticSharedBytes = 0;
+  /// One per argument when the kernel takes a tensor descriptor, else empty.
+  std::vector<hd_tensor_desc_spec> descs;
 };
 
 /// u32 count | kernels, each as in the entry format above.

@@ -57,6 +57,71 @@ bool insideBuffer(const hd_device &device, hd_device_ptr ptr) {
   return ptr - it->first <= it->second;
 }
 
+// The buffer of `device` holding `ptr`, as [begin, end); {0, 0} when none.
+// The caller holds the context's mutex.
+std::pair<hd_device_ptr, hd_device_ptr> bufferAround(const hd_device &device, hd_device_ptr ptr) {
+  auto it = device.buffers.upper_bound(ptr);
+  if (it == device.buffers.begin())
+    return {0, 0};
+  --it;
+  if (ptr - it->first > it->second)
+    return {0, 0};
+  return {it->first, it->first + it->second};
+}
+
+// A tensor descriptor: its rank is the kernel's, the innermost stride is 1,
+// and every element it can reach lies in the live buffer its base points
+// into. The caller holds the context's mutex.
+hd_status checkDescriptor(const hd_kernel &kernel, uint32_t i, const hd_tensor_desc *d,
+                          hd_error *err) {
+  const hd_tensor_desc_spec &spec = kernel.descs[i];
+  const char *name = kernel.name.c_str();
+  if (!d)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "argument %u of %s is a NULL tensor descriptor", i,
+                name);
+  if (d->rank != spec.rank)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: the tensor descriptor has rank %u, the kernel reads blocks of "
+                "rank %u",
+                i, name, d->rank, spec.rank);
+  if (d->base == 0)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: the tensor descriptor's base is NULL", i, name);
+  if (d->strides[d->rank - 1] != 1)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: the tensor descriptor's innermost stride is %" PRIu64
+                " (must be 1)",
+                i, name, d->strides[d->rank - 1]);
+  // The last element's offset, in elements, without overflow.
+  unsigned __int128 last = 0;
+  for (uint32_t r = 0; r < d->rank; ++r) {
+    if (d->shape[r] == 0 || d->shape[r] > (uint64_t(1) << 40))
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "argument %u of %s: the tensor descriptor's dim %u has %" PRIu64
+                  " elements (must be 1 to 2^40)",
+                  i, name, r, d->shape[r]);
+    if (d->strides[r] > (uint64_t(1) << 40))
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "argument %u of %s: the tensor descriptor's stride %u is %" PRIu64
+                  " elements (at most 2^40)",
+                  i, name, r, d->strides[r]);
+    last += (unsigned __int128)(d->shape[r] - 1) * d->strides[r];
+  }
+  unsigned __int128 endByte = (last + 1) * spec.elem_bytes;
+  auto [lo, hi] = bufferAround(*kernel.module->device, d->base);
+  if (lo == hi || d->base == hi)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: the tensor descriptor's base 0x%" PRIx64
+                " is not inside a live buffer of %s",
+                i, name, d->base, kernel.module->device->name.c_str());
+  if (endByte > (unsigned __int128)(hi - d->base))
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: the tensor descriptor reaches %" PRIu64
+                " bytes past its base, its buffer has %" PRIu64 " bytes from there",
+                i, name, uint64_t(endByte), uint64_t(hi - d->base));
+  return HD_OK;
+}
+
 hd_status checkLaunch(const hd_kernel &kernel, const hd_arg *args, uint32_t numArgs,
                       uint64_t dynamicShared, hd_error *err) {
   const hd_kernel_signature &sig = kernel.signature;
@@ -78,6 +143,11 @@ hd_status checkLaunch(const hd_kernel &kernel, const hd_arg *args, uint32_t numA
   {
     std::lock_guard<std::mutex> lock(device.context->mutex);
     for (uint32_t i = 0; i < numArgs; ++i) {
+      if (args[i].kind == HD_ARG_TENSOR_DESC) {
+        if (hd_status s = checkDescriptor(kernel, i, args[i].value.desc, err))
+          return s;
+        continue;
+      }
       if (args[i].kind != HD_ARG_PTR)
         continue;
       if (args[i].value.ptr == 0)

@@ -22,7 +22,7 @@ void releaseModule(hd_module *module) { delete module; }
 
 namespace {
 
-bool isKnownKind(hd_arg_kind kind) { return kind >= HD_ARG_PTR && kind <= HD_ARG_F64; }
+bool isKnownKind(hd_arg_kind kind) { return kind >= HD_ARG_PTR && kind <= HD_ARG_TENSOR_DESC; }
 
 // Deep-copies and checks the signatures into `module`.
 hd_status copySignatures(hd_module &module, const hd_kernel_signature *kernels,
@@ -48,10 +48,27 @@ hd_status copySignatures(hd_module &module, const hd_kernel_signature *kernels,
         return fail(err, HD_ERROR_INVALID_ARGUMENT, "kernel %s: argument %u has unknown kind %d",
                     sig.name, a, static_cast<int>(sig.args[a]));
       kernel->args.push_back(sig.args[a]);
+      bool isDesc = sig.args[a] == HD_ARG_TENSOR_DESC;
+      if (isDesc && !sig.descs)
+        return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                    "kernel %s: argument %u is a tensor descriptor but the signature has no "
+                    "descriptor specs",
+                    sig.name, a);
+      if (sig.descs) {
+        const hd_tensor_desc_spec &d = sig.descs[a];
+        if (isDesc ? (d.rank == 0 || d.rank > HD_TENSOR_DESC_MAX_RANK || d.elem_bytes == 0)
+                   : d.rank != 0)
+          return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                      "kernel %s: argument %u has a descriptor spec of rank %u and element size "
+                      "%u (a descriptor has rank 1..%d, other arguments rank 0)",
+                      sig.name, a, d.rank, d.elem_bytes, HD_TENSOR_DESC_MAX_RANK);
+        kernel->descs.push_back(d);
+      }
     }
     kernel->signature = sig;
     kernel->signature.name = kernel->name.c_str();
     kernel->signature.args = kernel->args.data();
+    kernel->signature.descs = kernel->descs.empty() ? nullptr : kernel->descs.data();
     module.kernels.push_back(std::move(kernel));
   }
   return HD_OK;

@@ -45,7 +45,8 @@ struct hd_kernel {
   hd_module *module = nullptr;
   std::string name;
   std::vector<hd_arg_kind> args;
-  hd_kernel_signature signature{}; ///< Points into name and args.
+  std::vector<hd_tensor_desc_spec> descs; ///< Empty, or one per argument.
+  hd_kernel_signature signature{}; ///< Points into name, args and descs.
 };
 
 namespace hadron::runtime {

@@ -119,7 +119,7 @@ TEST(BundleFormat, EachDefectIsNamed) {
 
   std::string version = good;
   version[8] = 99;
-  EXPECT_NE(refusal(reseal(version)).find("format version 99, this runtime reads 1"),
+  EXPECT_NE(refusal(reseal(version)).find("format version 99, this runtime reads 2"),
             std::string::npos);
 
   EXPECT_NE(refusal(good.substr(0, 20)).find("truncated: 20 bytes"), std::string::npos);

@@ -35,9 +35,9 @@ const hd_arg_kind kScalarArgs[] = {HD_ARG_PTR, HD_ARG_I1,  HD_ARG_I64,
                                    HD_ARG_F16, HD_ARG_BF16, HD_ARG_F64};
 
 std::vector<hd_kernel_signature> signatures() {
-  return {{"vector_add", 4, kVectorAddArgs, 4, 1, kBlock * sizeof(float)},
-          {"grid_ids", 1, kGridIdsArgs, 1, 1, 0},
-          {"store_scalars", 6, kScalarArgs, 1, 1, 0}};
+  return {{"vector_add", 4, kVectorAddArgs, 4, 1, kBlock * sizeof(float), nullptr},
+          {"grid_ids", 1, kGridIdsArgs, 1, 1, 0, nullptr},
+          {"store_scalars", 6, kScalarArgs, 1, 1, 0, nullptr}};
 }
 
 class HostRuntimeTest : public ::testing::Test {
@@ -243,7 +243,7 @@ TEST_F(HostRuntimeTest, UnknownKernelListsTheAvailableOnes) {
 }
 
 TEST_F(HostRuntimeTest, SignatureWithoutSymbolFailsAtLaunch) {
-  hd_kernel_signature ghost = {"ghost", 0, nullptr, 1, 1, 0};
+  hd_kernel_signature ghost = {"ghost", 0, nullptr, 1, 1, 0, nullptr};
   auto m = device->loadBinary(binary.data(), binary.size(), {ghost});
   ASSERT_TRUE(m.ok()) << m.status().message();
   auto k = m->kernel("ghost");
@@ -337,7 +337,7 @@ TEST(RuntimeDocExample, VectorAdd) {
 
   const hd_arg_kind args[] = {HD_ARG_PTR, HD_ARG_PTR, HD_ARG_PTR, HD_ARG_I32};
   hd_kernel_signature sig = {"vector_add", 4, args, /*num_warps=*/4, /*warp_size=*/1,
-                             /*static_shared_bytes=*/4096};
+                             /*static_shared_bytes=*/4096, /*descs=*/nullptr};
   auto module = dev->loadBinary(bytes.data(), bytes.size(), {sig});
   if (!module) { FAIL() << module.status().message(); }
   auto add = module->kernel("vector_add");

@@ -182,7 +182,7 @@ TEST_F(LoaderTest, LaunchChecksAgainstTheDevice) {
   ASSERT_TRUE(other.ok() && mine.ok());
 
   const hd_arg_kind kinds[] = {HD_ARG_PTR};
-  hd_kernel_signature sigs[] = {{"k", 1, kinds, 4, 32, 1024}, {"wide", 1, kinds, 16, 32, 0}};
+  hd_kernel_signature sigs[] = {{"k", 1, kinds, 4, 32, 1024, nullptr}, {"wide", 1, kinds, 16, 32, 0, nullptr}};
   const char binary[] = "fake binary";
   auto module = d1->loadBinary(binary, sizeof(binary), {sigs[0], sigs[1]});
   ASSERT_TRUE(module.ok()) << module.status().message();

@@ -136,9 +136,16 @@ Layout::Layout(const Padded &l)
 Layout::Layout(const SharedLinear &l)
     : Layout(Kind::shared, "#hd.shared_linear<{offset = " + bases(l.offset) + "}>") {}
 
+Layout::Layout(const MatrixShared &l)
+    : Layout(Kind::shared, "#hd.matrix_shared<{swizzle = " + std::to_string(l.swizzle) +
+                               ", elementBits = " + std::to_string(l.elementBits) +
+                               ", transposed = " + (l.transposed ? "true" : "false") +
+                               (l.rank != 2 ? ", rank = " + std::to_string(l.rank) : "") +
+                               "}>") {}
+
 Layout Layout::fromText(std::string text) {
   bool shared = text.rfind("#hd.swizzled", 0) == 0 || text.rfind("#hd.padded", 0) == 0 ||
-                text.rfind("#hd.shared_linear", 0) == 0;
+                text.rfind("#hd.shared_linear", 0) == 0 || text.rfind("#hd.matrix_shared", 0) == 0;
   return Layout(shared ? Kind::shared : Kind::distributed, std::move(text));
 }
 

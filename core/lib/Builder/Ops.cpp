@@ -1326,6 +1326,154 @@ void async_wait_group(int pending, const std::vector<Tensor> &groups, SourceLoc 
 }
 
 //===----------------------------------------------------------------------===//
+// Barriers in shared memory and bulk tensor copies
+//===----------------------------------------------------------------------===//
+
+namespace {
+hd::TensorDescType descType(Trace &t, const TensorDescriptor &d, const SourceLoc &loc,
+                            const std::string &what) {
+  auto type = d.value() ? dyn_cast<hd::TensorDescType>(d.value().getType()) : nullptr;
+  if (!type)
+    t.fail(loc, what, "needs a TensorDescriptor (tensor_descriptor_arg)");
+  return type;
+}
+
+Value barrierOf(Trace &t, const SharedMemory &bar, const SourceLoc &loc, const std::string &what) {
+  hd::MemDescType type = memdesc(t, bar, loc, what);
+  if (!hd::isBarrierMemDesc(type))
+    t.fail(loc, what, "needs one barrier (a shared i64 tile of one element, e.g. "
+                      "allocate_mbarriers(n).index(i)), got " + str(type));
+  return bar.value();
+}
+
+Value predOf(Trace &t, const Tensor &pred, const SourceLoc &loc, const std::string &what) {
+  if (!pred.valid())
+    return Value();
+  Value p = pred.value();
+  if (!p.getType().isInteger(1))
+    t.fail(loc, what, "the predicate is " + str(p.getType()) + "; it must be an i1 scalar");
+  return p;
+}
+} // namespace
+
+std::vector<int64_t> TensorDescriptor::block() const {
+  auto type = cast<hd::TensorDescType>(value_.getType());
+  return std::vector<int64_t>(type.getShape().begin(), type.getShape().end());
+}
+
+int64_t TensorDescriptor::blockBytes() const {
+  auto type = cast<hd::TensorDescType>(value_.getType());
+  int64_t n = type.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t d : type.getShape())
+    n *= d;
+  return n;
+}
+
+TensorDescriptor tensor_descriptor_arg(const DType &type, const std::vector<int64_t> &block,
+                                       const Layout &sharedLayout, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "tensor_descriptor_arg";
+  if (!sharedLayout.isShared())
+    t.fail(loc, what, "needs the shared layout blocks land in, got " + sharedLayout.str());
+  Type elem = t.type(type, loc, what);
+  auto enc = dyn_cast<hd::SharedLayoutAttrInterface>(t.layout(sharedLayout, loc, what));
+  if (!enc)
+    t.fail(loc, what, sharedLayout.str() + " is not a shared layout");
+  t.takeDiagnostics();
+  auto result = hd::TensorDescType::getChecked([&] { return emitError(t.at(loc)); }, t.ctx,
+                                               ArrayRef<int64_t>(block), elem, enc);
+  if (!result)
+    t.fail(loc, what, t.takeDiagnostics());
+  Block &entry = t.func.getBody().front();
+  BlockArgument a = entry.addArgument(result, t.at(loc));
+  t.divisibility.push_back(0);
+  return TensorDescriptor(a);
+}
+
+SharedMemory allocate_mbarriers(int n, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  if (n < 1)
+    t.fail(loc, "allocate_mbarriers", std::to_string(n) + " barriers: at least one is needed");
+  int64_t rows = 1;
+  while (rows < n)
+    rows *= 2;
+  return allocate_shared_memory(int64, {rows, 1}, Swizzled{1, 1, 1, {1, 0}}, {}, loc);
+}
+
+void mbarrier_init(const SharedMemory &barrier, int count, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "mbarrier_init";
+  Value bar = barrierOf(t, barrier, loc, what);
+  if (count < 1)
+    t.fail(loc, what, "count " + std::to_string(count) + " must be at least 1");
+  t.checked(hd::MBarrierInitOp::create(t.b, t.at(loc), bar, uint32_t(count)), loc, what);
+}
+
+void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &pred,
+                     SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "mbarrier_expect";
+  Value bar = barrierOf(t, barrier, loc, what);
+  if (bytes < 0 || bytes > INT32_MAX)
+    t.fail(loc, what, std::to_string(bytes) + " bytes: must be 0 to 2^31 - 1");
+  t.checked(hd::MBarrierExpectOp::create(t.b, t.at(loc), bar, uint32_t(bytes),
+                                         predOf(t, pred, loc, what)),
+            loc, what);
+}
+
+void mbarrier_arrive(const SharedMemory &barrier, int count, const Tensor &pred, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "mbarrier_arrive";
+  Value bar = barrierOf(t, barrier, loc, what);
+  if (count < 1)
+    t.fail(loc, what, "count " + std::to_string(count) + " must be at least 1");
+  t.checked(hd::MBarrierArriveOp::create(t.b, t.at(loc), bar, uint32_t(count),
+                                         predOf(t, pred, loc, what)),
+            loc, what);
+}
+
+void mbarrier_wait(const SharedMemory &barrier, const Operand &phase, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "mbarrier_wait";
+  Value bar = barrierOf(t, barrier, loc, what);
+  Value p = phase.kind() == Operand::Kind::tensor
+                ? requireTensor(t, phase.tensor(), loc, what)
+                : constantOf(t, phase, t.b.getI32Type(), loc, what);
+  if (p.getType() != t.b.getI32Type())
+    t.fail(loc, what, "the phase is " + str(p.getType()) + "; it must be an i32 scalar");
+  t.checked(hd::MBarrierWaitOp::create(t.b, t.at(loc), bar, p), loc, what);
+}
+
+void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
+                       const SharedMemory &barrier, const SharedMemory &dst, const Tensor &pred,
+                       SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "async_tensor_copy";
+  hd::TensorDescType type = descType(t, desc, loc, what);
+  Value bar = barrierOf(t, barrier, loc, what);
+  memdesc(t, dst, loc, what);
+  if (coords.size() != type.getShape().size())
+    t.fail(loc, what, std::to_string(coords.size()) + " coordinates for blocks of rank " +
+                          std::to_string(type.getShape().size()));
+  SmallVector<Value> cs;
+  for (const Operand &c : coords) {
+    Value v = c.kind() == Operand::Kind::tensor ? requireTensor(t, c.tensor(), loc, what)
+                                                : constantOf(t, c, t.b.getI32Type(), loc, what);
+    if (v.getType() != t.b.getI32Type())
+      t.fail(loc, what, "a coordinate is " + str(v.getType()) + "; it must be an i32 scalar");
+    cs.push_back(v);
+  }
+  t.checked(hd::AsyncTensorCopyOp::create(t.b, t.at(loc), desc.value(), cs, bar, dst.value(),
+                                          predOf(t, pred, loc, what)),
+            loc, what);
+}
+
+void fence_async_shared(SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  t.checked(hd::FenceAsyncSharedOp::create(t.b, t.at(loc)), loc, "fence_async_shared");
+}
+
+//===----------------------------------------------------------------------===//
 // Dot
 //===----------------------------------------------------------------------===//
 

@@ -270,6 +270,15 @@ Layout SharedMemory::layout() const {
   return Layout::fromText(detail::str(cast<hd::MemDescType>(value_.getType()).getEncoding()));
 }
 
+DType TensorDescriptor::dtype() const {
+  return DType::fromText(
+      detail::str(cast<hd::TensorDescType>(value_.getType()).getElementType()));
+}
+
+Layout TensorDescriptor::layout() const {
+  return Layout::fromText(detail::str(cast<hd::TensorDescType>(value_.getType()).getEncoding()));
+}
+
 //===----------------------------------------------------------------------===//
 // Arguments and program ids
 //===----------------------------------------------------------------------===//

@@ -77,6 +77,8 @@ private:
 };
 
 std::optional<hd_arg_kind> argKind(Type type) {
+  if (isa<hd::TensorDescType>(type))
+    return HD_ARG_TENSOR_DESC;
   if (isa<hd::PointerType>(type))
     return HD_ARG_PTR;
   if (type.isInteger(1))
@@ -102,7 +104,8 @@ std::optional<hd_arg_kind> argKind(Type type) {
 
 /// Kernels of the verified module, or nullopt after emitting a diagnostic.
 std::optional<std::vector<KernelSignature>> kernelSignatures(ModuleOp module, unsigned numWarps,
-                                                             uint32_t warpSize) {
+                                                             uint32_t warpSize,
+                                                             bool nativeDescriptors) {
   std::vector<KernelSignature> kernels;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func->hasAttr(hd::HadronDialect::getKernelAttrName()))
@@ -115,10 +118,30 @@ std::optional<std::vector<KernelSignature>> kernelSignatures(ModuleOp module, un
       std::optional<hd_arg_kind> kind = argKind(t);
       if (!kind) {
         func.emitOpError() << "has an argument of type " << t
-                           << "; kernels take pointers, integers and floats";
+                           << "; kernels take pointers, integers, floats and tensor descriptors";
         return std::nullopt;
       }
       sig.args.push_back(*kind);
+    }
+    for (Type t : func.getArgumentTypes()) {
+      auto desc = dyn_cast<hd::TensorDescType>(t);
+      if (!desc)
+        continue;
+      sig.descs.resize(sig.args.size());
+      break;
+    }
+    for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+      auto desc = dyn_cast<hd::TensorDescType>(t);
+      if (!desc)
+        continue;
+      hd_tensor_desc_spec &spec = sig.descs[i];
+      spec.rank = desc.getShape().size();
+      spec.native = nativeDescriptors ? 1 : 0;
+      spec.elem_bytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
+      if (auto matrix = dyn_cast<hd::MatrixSharedLayoutAttr>(desc.getEncoding()))
+        spec.swizzle_bytes = matrix.getSwizzle();
+      for (auto [d, n] : llvm::enumerate(desc.getShape()))
+        spec.block[d] = uint32_t(n);
     }
     kernels.push_back(std::move(sig));
   }
@@ -205,7 +228,7 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
 
   LoweredModule result;
   std::optional<std::vector<KernelSignature>> kernels =
-      kernelSignatures(*module, numWarps, target.warpSize);
+      kernelSignatures(*module, numWarps, target.warpSize, target.hooks.hasTensorCopyEngine());
   if (!kernels)
     return fail("unsupported kernel signature");
   if (kernels->empty())
@@ -269,6 +292,7 @@ hd_compiled_module *makeCompiledModule(llvm::StringRef binary, llvm::StringRef a
     sig.num_warps = k.numWarps;
     sig.warp_size = k.warpSize;
     sig.static_shared_bytes = k.staticSharedBytes;
+    sig.descs = k.descs.empty() ? nullptr : k.descs.data();
     owned->kernels.push_back(sig);
   }
   hd_compiled_module &view = owned->view;

@@ -41,6 +41,12 @@ using namespace hadron::lowering;
 
 hadron::TargetHooks::~TargetHooks() = default;
 
+mlir::Type hadron::TargetHooks::tensorDescType(mlir::MLIRContext *ctx, unsigned rank) {
+  auto i64s = mlir::LLVM::LLVMArrayType::get(mlir::IntegerType::get(ctx, 64), rank);
+  return mlir::LLVM::LLVMStructType::getLiteral(
+      ctx, {mlir::LLVM::LLVMPointerType::get(ctx, globalAddressSpace()), i64s, i64s});
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -115,8 +121,16 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
     func.setFunctionType(FunctionType::get(ctx, inputs, {}));
     // Keep the argument attribute list in step with the new arity.
     SmallVector<DictionaryAttr> argAttrs;
-    for (unsigned i = 0; i < inputs.size(); ++i)
-      argAttrs.push_back(i < first ? func.getArgAttrDict(i) : DictionaryAttr::get(ctx));
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      DictionaryAttr attrs = i < first ? func.getArgAttrDict(i) : DictionaryAttr::get(ctx);
+      // Descriptors stay recognisable after lowering (finishKernel).
+      if (i < first && isa<TensorDescType>(inputs[i])) {
+        NamedAttrList list(attrs);
+        list.set("hd.tensor_desc", UnitAttr::get(ctx));
+        attrs = list.getDictionary(ctx);
+      }
+      argAttrs.push_back(attrs);
+    }
     func.setAllArgAttrs(argAttrs);
     hooks.beginKernel(entry, first);
     kernels.push_back(func.getSymName());
@@ -134,6 +148,7 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   populateDotPatterns(converter, lowering, patterns);
   populateDotLoopPatterns(converter, lowering, patterns);
   populateAtomicPatterns(converter, lowering, patterns);
+  populateAsyncTensorPatterns(converter, lowering, patterns);
   populateDebugPatterns(converter, lowering, patterns);
   populateSharedMemoryPatterns(converter, lowering, patterns);
   populateFuncToLLVMConversionPatterns(converter, patterns);
@@ -156,6 +171,12 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   for (StringRef name : kernels)
     if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
       hooks.finishKernel(func);
+  // The descriptor marks were for finishKernel; LLVM IR has no such attribute.
+  module.walk([](LLVM::LLVMFuncOp func) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (func.getArgAttr(i, "hd.tensor_desc"))
+        func.removeArgAttr(i, StringAttr::get(func.getContext(), "hd.tensor_desc"));
+  });
 
   SmallVector<UnrealizedConversionCastOp> casts;
   module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });

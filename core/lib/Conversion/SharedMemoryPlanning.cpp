@@ -51,7 +51,9 @@ bool isView(Operation *op) {
 
 /// Ops that use a memdesc without letting it escape.
 bool isPlainUse(Operation *op) {
-  return isa<LocalLoadOp, LocalStoreOp, LocalDeallocOp, AsyncCopyOp, DotOp>(op) || isView(op);
+  return isa<LocalLoadOp, LocalStoreOp, LocalDeallocOp, AsyncCopyOp, DotOp, AsyncTensorCopyOp,
+             MBarrierInitOp, MBarrierExpectOp, MBarrierArriveOp, MBarrierWaitOp>(op) ||
+         isView(op);
 }
 
 /// Byte alignment a buffer of `type` needs: 16, or for the swizzled tiles
@@ -282,6 +284,17 @@ public:
             all.insert(all.end(), out.begin(), out.end());
           }
         pending = std::move(all);
+        continue;
+      }
+      if (auto copy = dyn_cast<AsyncTensorCopyOp>(op)) {
+        // Its writes are ordered for readers by the barrier it completes
+        // (they wait on it), not by CTA barriers; it must not overwrite
+        // what the CTA may still be reading.
+        auto [lo, hi] = rangeOf(copy.getDst());
+        if (conflicts(pending, {lo, hi, true})) {
+          needsBarrier.insert(&op);
+          pending.clear();
+        }
         continue;
       }
       SmallVector<Access> accesses;

@@ -157,6 +157,9 @@ public:
     // swizzled tile (see SharedAddressing).
     addConversion([this](MemDescType type) -> Type { return memDescStruct(type.getContext()); });
     addConversion([](AsyncTokenType type) -> Type { return IntegerType::get(type.getContext(), 32); });
+    addConversion([this](TensorDescType type) -> Type {
+      return this->hooks.tensorDescType(type.getContext(), type.getShape().size());
+    });
   }
 
   Type memDescStruct(MLIRContext *ctx) const {
@@ -363,6 +366,8 @@ inline constexpr llvm::StringLiteral kSharedOffsetAttr = "hd.shared_offset";
 
 void populateSharedMemoryPatterns(TileTypeConverter &converter, Lowering &lowering,
                                   RewritePatternSet &patterns);
+void populateAsyncTensorPatterns(TileTypeConverter &converter, Lowering &lowering,
+                                 RewritePatternSet &patterns);
 void populateAtomicPatterns(TileTypeConverter &converter, Lowering &lowering,
                             RewritePatternSet &patterns);
 void populateDebugPatterns(TileTypeConverter &converter, Lowering &lowering,

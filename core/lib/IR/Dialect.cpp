@@ -72,6 +72,54 @@ Type hadron::hd::getI1TypeLike(Type type) {
   return i1;
 }
 
+bool hadron::hd::isBarrierMemDesc(Type type) {
+  auto desc = dyn_cast<MemDescType>(type);
+  if (!desc || !desc.getElementType().isInteger(64))
+    return false;
+  int64_t n = 1;
+  for (int64_t d : desc.getShape())
+    n *= d;
+  return n == 1;
+}
+
+bool hadron::hd::sameTilePlacement(SharedLayoutAttrInterface a, SharedLayoutAttrInterface b,
+                                   llvm::ArrayRef<int64_t> shape) {
+  if (a == b)
+    return true;
+  auto ma = dyn_cast<MatrixSharedLayoutAttr>(a), mb = dyn_cast<MatrixSharedLayoutAttr>(b);
+  if (ma && mb)
+    return ma.getSwizzle() == mb.getSwizzle() && ma.getElementBits() == mb.getElementBits() &&
+           ma.getTransposed() == mb.getTransposed();
+  if (ma || mb)
+    return false;
+  // `b` stacks tiles along leading dims: its order must end with them
+  // (slowest) and otherwise be `a`'s, shifted by their number.
+  auto sameOrder = [&](ArrayRef<unsigned> oa, ArrayRef<unsigned> ob) {
+    size_t lead = ob.size() - oa.size();
+    if (ob.size() < oa.size())
+      return false;
+    for (size_t i = 0; i < ob.size(); ++i)
+      if (i < oa.size() ? ob[i] != oa[i] + lead : ob[i] >= lead)
+        return false;
+    return true;
+  };
+  if (a.getRank() != b.getRank()) {
+    auto sa = dyn_cast<SwizzledSharedLayoutAttr>(a), sb = dyn_cast<SwizzledSharedLayoutAttr>(b);
+    if (sa && sb)
+      return sa.getVec() == sb.getVec() && sa.getPerPhase() == sb.getPerPhase() &&
+             sa.getMaxPhase() == sb.getMaxPhase() && sameOrder(sa.getOrder(), sb.getOrder());
+    auto pa = dyn_cast<PaddedSharedLayoutAttr>(a), pb = dyn_cast<PaddedSharedLayoutAttr>(b);
+    if (pa && pb)
+      return pa.getIntervals() == pb.getIntervals() && pa.getPaddings() == pb.getPaddings() &&
+             sameOrder(pa.getOrder(), pb.getOrder());
+    return false;
+  }
+  if (a.getRank() != int64_t(shape.size()))
+    return false;
+  Result<LinearLayout> la = a.toLinearLayout(shape), lb = b.toLinearLayout(shape);
+  return la && lb && *la == *lb;
+}
+
 Type hadron::hd::getPointeeTypeLike(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))

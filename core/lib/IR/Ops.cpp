@@ -602,6 +602,24 @@ LogicalResult AsyncCopyOp::verify() {
   return verifyGlobalAccess(*this, ptrType);
 }
 
+LogicalResult AsyncTensorCopyOp::verify() {
+  TensorDescType desc = getDesc().getType();
+  MemDescType dst = getDst().getType();
+  if (getCoords().size() != desc.getShape().size())
+    return emitOpError() << "gives " << getCoords().size() << " coordinates for a descriptor of "
+                         << desc.getShape().size() << " dims";
+  if (dst.getShape() != desc.getShape())
+    return emitOpError() << "copies blocks of [" << desc.getShape() << "] into a ["
+                         << dst.getShape() << "] tile";
+  if (dst.getElementType() != desc.getElementType())
+    return emitOpError() << "copies " << desc.getElementType() << " into a tile of "
+                         << dst.getElementType();
+  if (!sameTilePlacement(desc.getEncoding(), dst.getEncoding(), dst.getShape()))
+    return emitOpError() << "copies blocks laid out as " << desc.getEncoding()
+                         << " into a tile laid out as " << dst.getEncoding();
+  return success();
+}
+
 LogicalResult AsyncWaitOp::verify() {
   if (getPending() < 0)
     return emitOpError() << "pending = " << getPending() << " must be >= 0";

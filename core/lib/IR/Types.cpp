@@ -156,6 +156,53 @@ MemDescType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                           shape ? *shape : getAllocShape());
 }
 
+//===----------------------------------------------------------------------===//
+// TensorDescType
+//===----------------------------------------------------------------------===//
+
+Type TensorDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  SMLoc encodingLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(encoding) || parser.parseGreater())
+    return {};
+  auto shared = dyn_cast<SharedLayoutAttrInterface>(encoding);
+  if (!shared) {
+    parser.emitError(encodingLoc) << "!hd.tensor_desc needs the shared layout its blocks land "
+                                     "in, got "
+                                  << encoding;
+    return {};
+  }
+  return parser.getChecked<TensorDescType>(parser.getContext(), shape, elementType, shared);
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     ArrayRef<int64_t> shape, Type elementType,
+                                     SharedLayoutAttrInterface encoding) {
+  // The runtime's hd_tensor_desc holds up to 5 dims.
+  if (shape.empty() || shape.size() > 5)
+    return emitError() << "!hd.tensor_desc blocks have 1 to 5 dims, got " << shape.size();
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() < 8)
+    return emitError() << "!hd.tensor_desc holds integers or floats of 8 bits or more, not "
+                       << elementType;
+  for (int64_t d : shape)
+    if (d <= 0 || (d & (d - 1)) != 0)
+      return emitError() << "!hd.tensor_desc block dims must be powers of two, got " << d;
+  return MemDescType::verify(emitError, shape, elementType, encoding, shape);
+}
+
 #define GET_TYPEDEF_CLASSES
 #include "hadron/IR/HadronTypes.cpp.inc"
 

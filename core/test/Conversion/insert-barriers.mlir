@@ -52,4 +52,30 @@ module attributes {hd.num_warps = 4 : i32} {
     hd.local_dealloc %m : !hd.memdesc<512xf32, #s>
     return %r : tensor<512xf32, #b>
   }
+
+  // A tensor copy is ordered for its readers by the barrier it completes
+  // (they wait on it): no CTA barrier between it and the read. It must not
+  // overwrite what the CTA may still read: a CTA barrier before it.
+  // CHECK-LABEL: func.func @tensor_copy
+  func.func @tensor_copy(%d: !hd.tensor_desc<512xf32, #s>, %i: i32) -> tensor<512xf32, #b> attributes {hd.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %m = hd.local_alloc -> !hd.memdesc<512xf32, #s>
+    %bars = hd.local_alloc -> !hd.memdesc<1xi64, #s>
+    hd.mbarrier_init %bars, 1 : !hd.memdesc<1xi64, #s>
+    hd.mbarrier_expect %bars, 2048 : !hd.memdesc<1xi64, #s>
+    // CHECK: hd.async_tensor_copy
+    // CHECK-NEXT: hd.mbarrier_wait
+    // CHECK-NEXT: hd.local_load
+    hd.async_tensor_copy %d[%i], %bars, %m : !hd.tensor_desc<512xf32, #s>, !hd.memdesc<1xi64, #s> -> !hd.memdesc<512xf32, #s>
+    hd.mbarrier_wait %bars, %c0 : !hd.memdesc<1xi64, #s>
+    %v = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+    // CHECK: hd.mbarrier_expect
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.async_tensor_copy
+    hd.mbarrier_expect %bars, 2048 : !hd.memdesc<1xi64, #s>
+    hd.async_tensor_copy %d[%i], %bars, %m : !hd.tensor_desc<512xf32, #s>, !hd.memdesc<1xi64, #s> -> !hd.memdesc<512xf32, #s>
+    hd.mbarrier_wait %bars, %c1 : !hd.memdesc<1xi64, #s>
+    return %v : tensor<512xf32, #b>
+  }
 }

@@ -79,3 +79,27 @@ func.func @f(%m: !hd.memdesc<8xf32, #s>)
 #sw = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 // expected-error @+1 {{expected 'alloc'}}
 func.func @f(%m: !hd.memdesc<4xf32, #sw, 4>)
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+// expected-error @+1 {{!hd.tensor_desc block dims must be powers of two, got 48}}
+func.func @f(%d: !hd.tensor_desc<48x64xbf16, #m>)
+
+// -----
+
+#b = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{!hd.tensor_desc needs the shared layout its blocks land in}}
+func.func @f(%d: !hd.tensor_desc<64xf32, #b>)
+
+// -----
+
+#sw = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [5, 4, 3, 2, 1, 0]}>
+// expected-error @+1 {{!hd.tensor_desc blocks have 1 to 5 dims, got 6}}
+func.func @f(%d: !hd.tensor_desc<2x2x2x2x2x2xf32, #sw>)
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+// expected-error @+1 {{holds 16-bit elements, not 'f32'}}
+func.func @f(%d: !hd.tensor_desc<64x64xf32, #m>)

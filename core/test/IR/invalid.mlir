@@ -788,3 +788,63 @@ func.func @f(%s: f32) {
   %0 = hd.multiple_of %s, [4] : f32
   return
 }
+
+// -----
+
+// Tensor copies: one coordinate per block dim.
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %bar: !hd.memdesc<1xi64, #bs>, %dst: !hd.memdesc<64x64xbf16, #m>, %x: i32) {
+  // expected-error @+1 {{gives 1 coordinates for a descriptor of 2 dims}}
+  hd.async_tensor_copy %d[%x], %bar, %dst : !hd.tensor_desc<64x64xbf16, #m>, !hd.memdesc<1xi64, #bs> -> !hd.memdesc<64x64xbf16, #m>
+  return
+}
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %bar: !hd.memdesc<1xi64, #bs>, %dst: !hd.memdesc<32x64xbf16, #m>, %x: i32) {
+  // expected-error @+1 {{copies blocks of [64, 64] into a [32, 64] tile}}
+  hd.async_tensor_copy %d[%x, %x], %bar, %dst : !hd.tensor_desc<64x64xbf16, #m>, !hd.memdesc<1xi64, #bs> -> !hd.memdesc<32x64xbf16, #m>
+  return
+}
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+#m64 = #hd.matrix_shared<{swizzle = 64, elementBits = 16, transposed = false}>
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %bar: !hd.memdesc<1xi64, #bs>, %dst: !hd.memdesc<64x64xbf16, #m64>, %x: i32) {
+  // expected-error @+1 {{copies blocks laid out as #hd.matrix_shared<{swizzle = 128}}
+  hd.async_tensor_copy %d[%x, %x], %bar, %dst : !hd.tensor_desc<64x64xbf16, #m>, !hd.memdesc<1xi64, #bs> -> !hd.memdesc<64x64xbf16, #m64>
+  return
+}
+
+// -----
+
+// A barrier is one i64.
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%bar: !hd.memdesc<2xi64, #bs>) {
+  // expected-error @+1 {{must be a memdesc of one i64 (a barrier)}}
+  hd.mbarrier_init %bar, 1 : !hd.memdesc<2xi64, #bs>
+  return
+}
+
+// -----
+
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%bar: !hd.memdesc<1xi32, #bs>, %p: i32) {
+  // expected-error @+1 {{must be a memdesc of one i64 (a barrier)}}
+  hd.mbarrier_wait %bar, %p : !hd.memdesc<1xi32, #bs>
+  return
+}
+
+// -----
+
+#bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @f(%bar: !hd.memdesc<1xi64, #bs>) {
+  // expected-error @+1 {{attribute 'count' failed to satisfy constraint}}
+  hd.mbarrier_init %bar, 0 : !hd.memdesc<1xi64, #bs>
+  return
+}

@@ -186,3 +186,26 @@ func.func @control_flow(%t: tensor<128xf32, #b1>, %n: index) -> tensor<128xf32, 
   }
   return %r : tensor<128xf32, #b1>
 }
+
+// CHECK-LABEL: func.func @tensor_copies
+#tm = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+#tbs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @tensor_copies(%d: !hd.tensor_desc<64x64xbf16, #tm>, %x: i32, %p: i1) {
+  %bars = hd.local_alloc -> !hd.memdesc<2x1xi64, #tbs>
+  %c0 = arith.constant 0 : i32
+  %bar = hd.memdesc_index %bars[%c0] : !hd.memdesc<2x1xi64, #tbs> -> !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  %dst = hd.local_alloc -> !hd.memdesc<64x64xbf16, #tm>
+  // CHECK: hd.mbarrier_init %{{.*}}, 1 : !hd.memdesc<1xi64
+  hd.mbarrier_init %bar, 1 : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  // CHECK: hd.mbarrier_expect %{{.*}}, 8192 pred %{{.*}} : !hd.memdesc<1xi64
+  hd.mbarrier_expect %bar, 8192 pred %p : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  // CHECK: hd.async_tensor_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} : !hd.tensor_desc<64x64xbf16, #matrix_shared{{[0-9]*}}>
+  hd.async_tensor_copy %d[%x, %c0], %bar, %dst : !hd.tensor_desc<64x64xbf16, #tm>, !hd.memdesc<1xi64, #tbs, alloc = 2x1> -> !hd.memdesc<64x64xbf16, #tm>
+  // CHECK: hd.mbarrier_wait %{{.*}}, %{{.*}} : !hd.memdesc<1xi64
+  hd.mbarrier_wait %bar, %c0 : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  // CHECK: hd.mbarrier_arrive %{{.*}} {count = 2 : i32} : !hd.memdesc<1xi64
+  hd.mbarrier_arrive %bar {count = 2 : i32} : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  // CHECK: hd.fence_async_shared
+  hd.fence_async_shared
+  return
+}

@@ -144,6 +144,11 @@ public:
       // Through the SDK, so that every target turns one value into the same bits.
       case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
       case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
+      case HD_ARG_TENSOR_DESC:
+        return fail(err, HD_ERROR_UNSUPPORTED,
+                    "argument %u of %s is a tensor descriptor; the template does not pass "
+                    "descriptors",
+                    i, signature->name);
       }
       argv[i] = &s;
     }

@@ -39,7 +39,7 @@ hd_status compile(const char *ir, uint64_t size, const hd_compile_options *optio
   auto *c = new Compiled;
   c->binary = text;
   c->kernelName = std::string("jit_") + (options && options->arch ? options->arch : "default");
-  c->signature = {c->kernelName.c_str(), 1, kArgs, 1, 32, 0};
+  c->signature = {c->kernelName.c_str(), 1, kArgs, 1, 32, 0, nullptr};
   c->module.binary = c->binary.data();
   c->module.binary_size = c->binary.size();
   c->module.num_kernels = 1;

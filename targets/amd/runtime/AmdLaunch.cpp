@@ -107,6 +107,12 @@ hd_status AmdDevice::launch(hd_plugin_module *base, const hd_kernel_signature *s
     }
   }
 
+  for (uint32_t i = 0; i < signature->num_args; ++i)
+    if (args[i].kind == HD_ARG_TENSOR_DESC)
+      return fail(err, HD_ERROR_UNSUPPORTED,
+                  "amd:%u: argument %u of %s is a tensor descriptor; this runtime does not pass "
+                  "descriptors yet (the kernel compiles for AMD)",
+                  device, i, signature->name);
   std::vector<unsigned char> kernargs = packKernargs(args, signature->num_args);
   size_t kernargBytes = kernargs.size();
   void *extra[] = {HADRON_HIP_LAUNCH_PARAM_BUFFER_POINTER, kernargs.data(),

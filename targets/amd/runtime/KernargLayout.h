@@ -38,6 +38,7 @@ inline uint32_t kernargSize(hd_arg_kind kind) {
   case HD_ARG_PTR:
   case HD_ARG_I64:
   case HD_ARG_F64:
+  case HD_ARG_TENSOR_DESC: // refused at launch
     return 8;
   }
   return 8;
@@ -101,6 +102,8 @@ inline void packKernarg(const hd_arg &arg, unsigned char *dst) {
   }
   case HD_ARG_F64:
     std::memcpy(dst, &arg.value.f, 8);
+    return;
+  case HD_ARG_TENSOR_DESC: // refused at launch
     return;
   }
 }

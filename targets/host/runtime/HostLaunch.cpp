@@ -11,11 +11,13 @@
 
 #include "HostKernelABI.h"
 #include "hadron/plugin/ScalarBits.h"
+#include "hadron/plugin/TensorDesc.h"
 
 #include <atomic>
 #include <climits>
 #include <csetjmp>
 #include <cstdio>
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -67,6 +69,7 @@ Slot marshal(const hd_arg &a) {
   case HD_ARG_BF16: s.bits16 = plugin::doubleToBFloat16Bits(a.value.f); break;
   case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
   case HD_ARG_F64: s.f64 = a.value.f; break;
+  case HD_ARG_TENSOR_DESC: break; // passed through descWords
   }
   return s;
 }
@@ -112,7 +115,20 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
 
   std::vector<Slot> slots(signature->num_args);
   std::vector<void *> argv(signature->num_args);
-  for (uint32_t i = 0; i < signature->num_args; ++i) {
+  // Tensor descriptors in the generic encoding (plugin/TensorDesc.h).
+  std::vector<std::array<uint64_t, plugin::kGenericTensorDescMaxWords>> descWords;
+  for (uint32_t i = 0; i < signature->num_args; ++i)
+    if (args[i].kind == HD_ARG_TENSOR_DESC)
+      descWords.emplace_back();
+  for (uint32_t i = 0, d = 0; i < signature->num_args; ++i) {
+    if (args[i].kind == HD_ARG_TENSOR_DESC) {
+      if (!args[i].value.desc)
+        return fail(err, HD_ERROR_INVALID_ARGUMENT, "argument %u of %s is a NULL tensor descriptor",
+                    i, signature->name);
+      plugin::packGenericTensorDesc(*args[i].value.desc, descWords[d].data());
+      argv[i] = descWords[d++].data();
+      continue;
+    }
     slots[i] = marshal(args[i]);
     argv[i] = &slots[i];
   }

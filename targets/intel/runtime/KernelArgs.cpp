@@ -19,6 +19,7 @@ size_t scalarArgBytes(hd_arg_kind kind) {
   case HD_ARG_F32: return 4;
   case HD_ARG_I64:
   case HD_ARG_F64: return 8;
+  case HD_ARG_TENSOR_DESC: return 0; // refused at launch
   }
   return 0;
 }
@@ -36,6 +37,7 @@ void packScalarArg(const hd_arg &arg, unsigned char *out) {
   case HD_ARG_BF16: put(plugin::doubleToBFloat16Bits(arg.value.f)); break;
   case HD_ARG_F32: put(static_cast<float>(arg.value.f)); break;
   case HD_ARG_F64: put(arg.value.f); break;
+  case HD_ARG_TENSOR_DESC: break; // refused at launch
   }
 }
 

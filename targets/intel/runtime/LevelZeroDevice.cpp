@@ -305,6 +305,12 @@ public:
       return check(r, "zeKernelSetGroupSize", err, HD_ERROR_INVALID_ARGUMENT);
     for (uint32_t i = 0; i < signature->num_args; ++i) {
       ze_result_t r;
+      if (args[i].kind == HD_ARG_TENSOR_DESC) {
+                return fail(err, HD_ERROR_UNSUPPORTED,
+                    "intel:%u: argument %u of %s is a tensor descriptor; this runtime does not "
+                    "pass descriptors yet (the kernel compiles for Intel)",
+                    index, i, signature->name);
+      }
       if (args[i].kind == HD_ARG_PTR) {
         void *p = reinterpret_cast<void *>(args[i].value.ptr);
         r = ze.zeKernelSetArgumentValue(kernel, i, sizeof(p), &p);

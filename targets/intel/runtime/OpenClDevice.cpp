@@ -230,6 +230,13 @@ public:
     };
     for (uint32_t i = 0; i < signature->num_args; ++i) {
       cl_int e;
+      if (args[i].kind == HD_ARG_TENSOR_DESC) {
+        releaseSubBuffers();
+        return fail(err, HD_ERROR_UNSUPPORTED,
+                    "intel:%u: argument %u of %s is a tensor descriptor; this runtime does not "
+                    "pass descriptors yet (the kernel compiles for Intel)",
+                    index, i, signature->name);
+      }
       if (args[i].kind == HD_ARG_PTR) {
         cl_mem mem = nullptr;
         if (hd_status s = argumentBuffer(args[i].value.ptr, signature->name, i, mem, subBuffers,

@@ -112,6 +112,16 @@ void NvidiaHooks::finishKernel(LLVM::LLVMFuncOp kernel) {
     numWarps = target.getNumWarps();
   kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(
                                       ctx, {static_cast<int32_t>(numWarps * HD_NVIDIA_WARP_SIZE)}));
+  // A tensor map is a 128-byte, 64-byte aligned kernel parameter that the
+  // copy engine reads where it stands (CUDA's __grid_constant__).
+  if (hasTensorCopyEngine())
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
+      if (kernel.getArgAttr(i, "hd.tensor_desc")) {
+        kernel.setArgAttr(i, "llvm.byval",
+                          TypeAttr::get(LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128)));
+        kernel.setArgAttr(i, "llvm.align", IntegerAttr::get(IntegerType::get(ctx, 64), 64));
+        kernel.setArgAttr(i, "nvvm.grid_constant", UnitAttr::get(ctx));
+      }
 }
 
 Value NvidiaHooks::programId(OpBuilder &b, Location loc, int axis) {

@@ -78,6 +78,21 @@ public:
                                                         unsigned pending,
                                                         mlir::ValueRange values) override;
 
+  // Tensor memory access (TMA) and mbarriers, sm_90+ (NvidiaTensorCopy.cpp).
+  bool hasTensorCopyEngine() const override;
+  mlir::Type tensorDescType(mlir::MLIRContext *ctx, unsigned rank) override;
+  void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier, unsigned count,
+                    mlir::Value leader) override;
+  void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier, unsigned count,
+                      int64_t expectBytes, mlir::Value leader) override;
+  void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
+                    mlir::Value phase) override;
+  std::string tensorCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                         mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
+                         unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
+                         mlir::Value barrier, mlir::Value leader) override;
+  void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) override;
+
 private:
   /// The model's entry for `name` if this arch can issue it, else why not.
   Result<NamedMatrixInstr> usableMatrixInstr(llvm::StringRef name) const;

@@ -62,6 +62,8 @@ bool load(const char *library, Driver &driver, std::string &why, bool &missing) 
   // recorded on one stream.
   if (!absent && !resolve(handle, driver.cuEventElapsedTime, "cuEventElapsedTime_v2"))
     need(driver.cuEventElapsedTime, "cuEventElapsedTime");
+  if (!absent)
+    resolve(handle, driver.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   if (absent) {
     why = std::string(library) + " has no symbol " + absent + " (driver older than CUDA 11?)";
     // The library stays loaded: unloading a driver that may have started

@@ -95,6 +95,13 @@ struct Driver {
   CUresult (*cuEventSynchronize)(CUevent event);
   CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
   CUresult (*cuEventDestroy)(CUevent event);
+  /// CUDA 12+; null on older drivers (tensor descriptors then fail to launch).
+  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType, unsigned rank,
+                                     void *globalAddress, const unsigned long long *globalDim,
+                                     const unsigned long long *globalStrides,
+                                     const unsigned *boxDim, const unsigned *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion,
+                                     int oobFill) = nullptr;
 };
 
 /// Loads `library` (normally "libcuda.so.1") and resolves every entry point.

@@ -39,6 +39,7 @@ inline ParamSlot paramSlot(const hd_arg &a) {
   case HD_ARG_BF16: s.u16 = plugin::doubleToBFloat16Bits(a.value.f); break;
   case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
   case HD_ARG_F64: s.f64 = a.value.f; break;
+  case HD_ARG_TENSOR_DESC: break; // passed as a tensor map or generic words
   }
   return s;
 }

@@ -13,6 +13,9 @@
 
 #include "KernelParams.h"
 #include "NvidiaRuntime.h"
+#include "TensorMap.h"
+
+#include "hadron/plugin/TensorDesc.h"
 
 #include "../NvidiaKernelABI.h"
 
@@ -53,6 +56,40 @@ std::string logText(const char *buffer) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
     text.pop_back();
   return text;
+}
+
+/// Argument `i` of kernel `name` as its 128-byte parameter.
+hd_status encodeDescriptor(const char *name, uint32_t i, const hd_tensor_desc *desc,
+                           const hd_kernel_signature *signature, unsigned char *out,
+                           hd_error *err) {
+  if (!desc || !signature->descs)
+    return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                "argument %u of %s: a tensor descriptor without %s", i, name,
+                desc ? "the kernel's descriptor spec" : "a value (NULL)");
+  const hd_tensor_desc_spec &spec = signature->descs[i];
+  std::memset(out, 0, 128);
+  if (!spec.native) {
+    uint64_t words[plugin::kGenericTensorDescMaxWords];
+    plugin::packGenericTensorDesc(*desc, words);
+    std::memcpy(out, words, 8 * plugin::genericTensorDescWords(desc->rank));
+    return HD_OK;
+  }
+  TensorMapArgs a;
+  std::string why;
+  if (!tensorMapArgs(*desc, spec, a, why))
+    return fail(err, HD_ERROR_INVALID_ARGUMENT, "argument %u of %s: the tensor descriptor has %s",
+                i, name, why.c_str());
+  if (!driver().cuTensorMapEncodeTiled)
+    return fail(err, HD_ERROR_UNSUPPORTED,
+                "argument %u of %s: the driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
+                "is needed for tensor descriptors)",
+                i, name);
+  cuda::CUresult rc = driver().cuTensorMapEncodeTiled(
+      out, a.dataType, a.rank, reinterpret_cast<void *>(a.globalAddress), a.globalDim,
+      a.globalStrides, a.boxDim, a.elementStrides, /*interleave=*/0, a.swizzle, a.l2Promotion,
+      a.oobFill);
+  return check(rc, "cuTensorMapEncodeTiled", err, HD_ERROR_INVALID_ARGUMENT,
+               "argument " + std::to_string(i) + " of " + name);
 }
 
 } // namespace
@@ -201,7 +238,29 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     slots = heapSlots.get();
     params = heapPtrs.get();
   }
-  for (uint32_t i = 0; i < signature->num_args; ++i) {
+  // Tensor descriptors: a 128-byte CUtensorMap where the kernel reads the
+  // hardware's encoding, else the generic words (plugin/TensorDesc.h).
+  struct alignas(64) DescParam {
+    unsigned char bytes[128];
+  };
+  uint32_t numDescs = 0;
+  for (uint32_t i = 0; i < signature->num_args; ++i)
+    numDescs += args[i].kind == HD_ARG_TENSOR_DESC;
+  std::unique_ptr<DescParam[]> descs;
+  if (numDescs) {
+    descs.reset(new (std::nothrow) DescParam[numDescs]);
+    if (!descs)
+      return fail(err, HD_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %u tensor maps", name,
+                  numDescs);
+  }
+  for (uint32_t i = 0, d = 0; i < signature->num_args; ++i) {
+    if (args[i].kind == HD_ARG_TENSOR_DESC) {
+      if (hd_status s = encodeDescriptor(name, i, args[i].value.desc, signature, descs[d].bytes,
+                                         err))
+        return s;
+      params[i] = descs[d++].bytes;
+      continue;
+    }
     slots[i] = paramSlot(args[i]);
     params[i] = &slots[i];
   }

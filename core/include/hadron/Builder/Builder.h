@@ -430,6 +430,54 @@ void async_wait_group(int pending, const std::vector<Tensor> &groups = {},
                       SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
+// Barriers in shared memory and bulk tensor copies
+//===----------------------------------------------------------------------===//
+
+/// A kernel argument standing for a global tensor of any shape and strides,
+/// read in blocks of `block()` elements that land in shared memory laid out
+/// as `layout()` (an !hd.tensor_desc; launched with an hd_tensor_desc).
+class TensorDescriptor {
+public:
+  TensorDescriptor() = default;
+  explicit TensorDescriptor(mlir::Value v) : value_(v) {}
+  mlir::Value value() const { return value_; }
+  std::vector<int64_t> block() const;
+  DType dtype() const;
+  Layout layout() const;
+  /// Bytes one block copy brings (what mbarrier_expect announces).
+  int64_t blockBytes() const;
+
+private:
+  mlir::Value value_;
+};
+
+/// Appends a tensor-descriptor argument to the kernel.
+TensorDescriptor tensor_descriptor_arg(const DType &type, const std::vector<int64_t> &block,
+                                       const Layout &sharedLayout,
+                                       SourceLoc loc = SourceLoc::current());
+
+/// `n` barriers (a [n, 1] i64 tile: index(i) is barrier i), uninitialised.
+SharedMemory allocate_mbarriers(int n, SourceLoc loc = SourceLoc::current());
+/// Every op below is run by the whole CTA (docs/ir.md, "Barriers and tensor
+/// copies"). A barrier whose phase completes after `count` arrivals.
+void mbarrier_init(const SharedMemory &barrier, int count, SourceLoc loc = SourceLoc::current());
+/// Arrive once and expect `bytes` to land on the barrier (where `pred`).
+void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &pred = {},
+                     SourceLoc loc = SourceLoc::current());
+void mbarrier_arrive(const SharedMemory &barrier, int count = 1, const Tensor &pred = {},
+                     SourceLoc loc = SourceLoc::current());
+/// Wait for the completion of the phase of parity `phase` (i32).
+void mbarrier_wait(const SharedMemory &barrier, const Operand &phase,
+                   SourceLoc loc = SourceLoc::current());
+/// Start copying the block of `desc` at `coords` into `dst`, completing on
+/// `barrier` (where `pred`).
+void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
+                       const SharedMemory &barrier, const SharedMemory &dst,
+                       const Tensor &pred = {}, SourceLoc loc = SourceLoc::current());
+/// Order the CTA's plain shared-memory writes before asynchronous readers.
+void fence_async_shared(SourceLoc loc = SourceLoc::current());
+
+//===----------------------------------------------------------------------===//
 // Dot
 //===----------------------------------------------------------------------===//
 

@@ -75,6 +75,7 @@ struct Coalesced;
 struct Swizzled;
 struct Padded;
 struct SharedLinear;
+struct MatrixShared;
 
 /// A distributed or shared layout, held as its hd attribute text. Every
 /// layout struct below converts to it implicitly.
@@ -93,6 +94,7 @@ public:
   Layout(const Swizzled &l);
   Layout(const Padded &l);
   Layout(const SharedLinear &l);
+  Layout(const MatrixShared &l);
   /// A layout written as hd attribute text ("#hd.blocked<{...}>"); what a
   /// tensor's layout() returns.
   static Layout fromText(std::string text);
@@ -171,6 +173,14 @@ struct Padded {
 /// #hd.shared_linear: a shared layout given by the bases of its offset bits.
 struct SharedLinear {
   Bases offset;
+};
+
+/// #hd.matrix_shared: the swizzled tiles matrix units and copy engines read
+/// (`swizzle` 32, 64 or 128 bytes; `rank` counts stacked leading dims too).
+struct MatrixShared {
+  unsigned swizzle, elementBits;
+  bool transposed = false;
+  unsigned rank = 2;
 };
 
 } // namespace hadron::builder

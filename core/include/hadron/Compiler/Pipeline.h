@@ -53,6 +53,8 @@ struct KernelSignature {
   uint32_t numWarps = 0;
   uint32_t warpSize = 0;
   uint64_t staticSharedBytes = 0;
+  /// Empty, or one per argument when one of them is a tensor descriptor.
+  std::vector<hd_tensor_desc_spec> descs;
 };
 
 /// What the front half needs from a target besides its hooks.

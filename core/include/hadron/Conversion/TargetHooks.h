@@ -17,6 +17,7 @@
 #include "mlir/IR/Value.h"
 
 #include <vector>
+#include <string>
 
 namespace mlir {
 class ModuleOp;
@@ -107,6 +108,45 @@ public:
   /// Waits until at most `pending` of this thread's committed groups are
   /// still in flight.
   virtual void asyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending) {}
+
+  /// Barriers in shared memory and bulk tensor copies (hd.mbarrier_*,
+  /// hd.async_tensor_copy, hd.fence_async_shared). Where this is false (the
+  /// default) core implements them with plain loads, stores and atomics on
+  /// the barrier's 8 bytes, tensor copies complete at once, and a tensor
+  /// descriptor argument is tensorDescType(). A target with a copy engine
+  /// and hardware barriers returns true and implements every hook below.
+  virtual bool hasTensorCopyEngine() const { return false; }
+  /// The per-thread type of a tensor-descriptor kernel argument of `rank`
+  /// dims. The default is the runtime's generic encoding (plugin/
+  /// TensorDesc.h), passed by value: {global pointer, [rank x i64] shape,
+  /// [rank x i64] strides}. Descriptor arguments keep the `hd.tensor_desc`
+  /// argument attribute through lowering, for finishKernel.
+  virtual mlir::Type tensorDescType(mlir::MLIRContext *ctx, unsigned rank);
+  /// `barrier` points to the barrier (sharedAddressSpace()). `leader` (i1)
+  /// is true in exactly one thread of the CTA, and false where the op's own
+  /// predicate is; every thread calls these.
+  virtual void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
+                            unsigned count, mlir::Value leader) {}
+  /// One arrival of `count`; with `expectBytes` >= 0 an arrival that also
+  /// expects that many bytes.
+  virtual void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
+                              unsigned count, int64_t expectBytes, mlir::Value leader) {}
+  /// Waits for the completion of the phase of parity `phase` (i32).
+  virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
+                            mlir::Value phase) {}
+  /// Copies the block of `block` elements (`elemBytes` each, laid out in
+  /// shared memory as a matrix_shared tile of `swizzleBytes`, 0 for
+  /// unswizzled row-major) at `coords` (i32, outermost first) of the
+  /// descriptor `desc` to `shared` (the tile's first element), completing on
+  /// `barrier`, issued where `leader` is true. Returns "" on success, or a
+  /// message naming the limit where the hardware cannot copy such a block.
+  virtual std::string tensorCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                                  mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
+                                  unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
+                                  mlir::Value barrier, mlir::Value leader) {
+    return "the target has no tensor copy engine";
+  }
+  virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) {}
 
   /// How many 8x8 matrices of 16-bit elements one warp-wide load from
   /// shared memory delivers (0, the default: the target has no such load).

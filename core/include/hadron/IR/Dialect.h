@@ -43,6 +43,8 @@ mlir::Type getI1TypeLike(mlir::Type type);
 /// pointers, keeping shape and layout. Any other type is returned unchanged
 /// so that the type constraints report it.
 mlir::Type getPointeeTypeLike(mlir::Type type);
+/// A memdesc of exactly one i64: a barrier's storage.
+bool isBarrierMemDesc(mlir::Type type);
 
 } // namespace hadron::hd
 
@@ -58,6 +60,14 @@ mlir::Type getPointeeTypeLike(mlir::Type type);
 
 #define GET_OP_CLASSES
 #include "hadron/IR/HadronOps.h.inc"
+
+namespace hadron::hd {
+/// Whether a tile of shared layout `a` and one of `b` (both `shape`) place
+/// their elements alike; `b` may have leading stacked dims (a ring's
+/// stage) that `a` lacks.
+bool sameTilePlacement(SharedLayoutAttrInterface a, SharedLayoutAttrInterface b,
+                       llvm::ArrayRef<int64_t> shape);
+} // namespace hadron::hd
 
 namespace hadron::hd {
 

@@ -382,6 +382,123 @@ def Hadron_AsyncWaitOp : Hadron_Op<"async_wait"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Barriers in shared memory and bulk tensor copies
+//===----------------------------------------------------------------------===//
+
+def Hadron_BarrierMemDesc : Type<
+    And<[Hadron_MemDescType.predicate,
+         CPred<"::hadron::hd::isBarrierMemDesc($_self)">]>,
+    "a memdesc of one i64 (a barrier)">;
+
+def Hadron_MBarrierInitOp : Hadron_Op<"mbarrier_init", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Make a barrier that completes a phase after `count` arrivals";
+  let description = [{
+    Every op on barriers and bulk tensor copies is executed by the whole CTA
+    (all threads, uniform control flow); the target decides which of its
+    threads does the work. A barrier is one i64 in shared memory. Its
+    current phase completes when `count` arrivals (hd.mbarrier_arrive,
+    hd.mbarrier_expect) have been made and every byte expected of it has
+    landed (hd.async_tensor_copy); then the next phase starts, with the same
+    count. Phases alternate parity 0, 1, 0, ...; the first has parity 0.
+    The init is visible to the whole CTA when the op returns.
+
+    ```mlir
+    hd.mbarrier_init %bar, 1 : !hd.memdesc<1xi64, #bar_layout>
+    ```
+  }];
+  let arguments = (ins Hadron_BarrierMemDesc:$barrier, ConfinedAttr<I32Attr, [IntMinValue<1>]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+}
+
+def Hadron_MBarrierExpectOp : Hadron_Op<"mbarrier_expect", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Arrive once at a barrier and expect `bytes` more to land on it";
+  let description = [{
+    The CTA arrives once and announces that copies completing on this
+    barrier will bring `bytes` bytes in its current phase, which does not
+    complete before they have landed. With `pred` false nothing happens.
+
+    ```mlir
+    hd.mbarrier_expect %bar, 32768 : !hd.memdesc<1xi64, #bar_layout>
+    ```
+  }];
+  let arguments = (ins Hadron_BarrierMemDesc:$barrier, ConfinedAttr<I32Attr, [IntMinValue<0>]>:$bytes,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $bytes (`pred` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def Hadron_MBarrierArriveOp : Hadron_Op<"mbarrier_arrive", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Arrive `count` times at a barrier";
+  let description = [{
+    The CTA's shared-memory reads and writes before the arrival are ordered
+    before anything that waits for the phase it completes. With `pred` false
+    nothing happens.
+  }];
+  let arguments = (ins Hadron_BarrierMemDesc:$barrier,
+                       DefaultValuedAttr<ConfinedAttr<I32Attr, [IntMinValue<1>]>, "1">:$count,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier (`pred` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def Hadron_MBarrierWaitOp : Hadron_Op<"mbarrier_wait", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Wait until the barrier's phase of parity `phase` has completed";
+  let description = [{
+    Returns once the phase with parity `phase` (0 or 1; higher bits are
+    ignored) is complete: what was written before its arrivals, and the
+    bytes copied onto it, are then visible to the whole CTA. A wait that can
+    never complete (no arrival left that could finish the phase) hangs on a
+    GPU; a target that runs a CTA as one thread reports it as a failed
+    assertion instead.
+  }];
+  let arguments = (ins Hadron_BarrierMemDesc:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+}
+
+def Hadron_AsyncTensorCopyOp : Hadron_Op<"async_tensor_copy", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<Hadron_GlobalMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Start copying one block of a tensor descriptor into shared memory";
+  let description = [{
+    Copies the block of `desc` whose first element is at `coords` (one per
+    dim, outermost first; any value, elements outside the tensor read as
+    zero) into `dst`, and completes its size in bytes on `barrier`: wait for
+    the barrier's phase (after an hd.mbarrier_expect of those bytes) before
+    reading `dst`. `dst` has the descriptor's block shape, element type and
+    shared layout. With `pred` false nothing happens.
+
+    ```mlir
+    hd.async_tensor_copy %desc[%row, %col], %bar, %dst : !hd.tensor_desc<128x64xbf16, #sh>, !hd.memdesc<1xi64, #bl> -> !hd.memdesc<128x64xbf16, #sh>
+    ```
+  }];
+  let arguments = (ins Hadron_TensorDescType:$desc, Variadic<I32>:$coords,
+                       Hadron_BarrierMemDesc:$barrier, Hadron_MemDescType:$dst,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `,` $barrier `,` $dst (`pred` $pred^)? attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_FenceAsyncSharedOp : Hadron_Op<"fence_async_shared", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Order the CTA's shared-memory writes before asynchronous units read them";
+  let description = [{
+    Where matrix units or copy engines read shared memory through a path of
+    their own, plain stores before this fence are visible to them after it.
+    Elsewhere it does nothing.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Dot
 //===----------------------------------------------------------------------===//
 

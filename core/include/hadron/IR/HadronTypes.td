@@ -72,6 +72,27 @@ def Hadron_MemDescType : Hadron_Type<"MemDesc", "memdesc", [ShapedTypeInterface]
   let skipDefaultBuilders = 1;
 }
 
+def Hadron_TensorDescType : Hadron_Type<"TensorDesc", "tensor_desc"> {
+  let summary = "A global tensor read in blocks of `shape` into shared memory";
+  let description = [{
+    A kernel argument (HD_ARG_TENSOR_DESC) standing for a tensor in global
+    memory of any shape and strides, which the kernel reads in blocks of
+    `shape` elements with hd.async_tensor_copy; a block lands in shared
+    memory laid out as `encoding` says. Elements outside the tensor read as
+    zero. The runtime checks the tensor against the block at launch; a
+    target with a hardware copy engine encodes the descriptor for it.
+
+    ```mlir
+    !hd.tensor_desc<128x64xbf16, #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::hadron::hd::SharedLayoutAttrInterface":$encoding);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def Hadron_AsyncTokenType : Hadron_Type<"AsyncToken", "async_token"> {
   let summary = "Stands for outstanding asynchronous copies";
 }

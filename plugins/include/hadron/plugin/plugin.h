@@ -38,8 +38,8 @@
 extern "C" {
 #endif
 
-#define HADRON_PLUGIN_ABI_MAJOR 1
-#define HADRON_PLUGIN_ABI_MINOR 2
+#define HADRON_PLUGIN_ABI_MAJOR 2
+#define HADRON_PLUGIN_ABI_MINOR 0
 
 #define HADRON_PLUGIN_ENTRY_SYMBOL "hadron_plugin_entry"
 #define HADRON_COMPILER_ENTRY_SYMBOL "hadron_compiler_entry"
@@ -84,7 +84,42 @@ typedef enum hd_arg_kind {
   HD_ARG_BF16 = 7,
   HD_ARG_F32 = 8,
   HD_ARG_F64 = 9,
+  /* ABI 2.0: a global tensor described by an hd_tensor_desc, which the
+   * kernel reads in blocks of the signature's hd_tensor_desc_spec. */
+  HD_ARG_TENSOR_DESC = 10,
 } hd_arg_kind;
+
+#define HD_TENSOR_DESC_MAX_RANK 5
+
+/* A tensor in device memory: `shape` and `strides` count elements, the
+ * innermost dimension last; the innermost stride is 1. */
+typedef struct hd_tensor_desc {
+  uint64_t base; /* an hd_device_ptr inside a live buffer */
+  uint32_t rank;
+  uint32_t reserved; /* 0 */
+  uint64_t shape[HD_TENSOR_DESC_MAX_RANK];
+  uint64_t strides[HD_TENSOR_DESC_MAX_RANK];
+} hd_tensor_desc;
+
+/* What a kernel's HD_ARG_TENSOR_DESC argument copies at a time, fixed when
+ * it was compiled: blocks of `block` elements of `elem_bytes` each, laid out
+ * in shared memory with a `swizzle_bytes` (0, 32, 64 or 128) XOR swizzle of
+ * 16-byte units. A target that encodes descriptors for hardware (NVIDIA's
+ * tensor maps) needs these; elements outside `shape` read as zero. A copy
+ * engine that moves at most `swizzle_bytes` of the innermost dim at a time
+ * (NVIDIA's) copies a block as block[rank-1] * elem_bytes / swizzle_bytes
+ * boxes of swizzle_bytes / elem_bytes innermost elements, one after the
+ * other in shared memory. */
+typedef struct hd_tensor_desc_spec {
+  uint32_t rank; /* 0 for an argument that is not a descriptor */
+  uint32_t elem_bytes;
+  uint32_t swizzle_bytes;
+  /* 0: the kernel reads the generic encoding, {base, shape[rank],
+   * strides[rank]} as 64-bit words (every runtime can pass it); 1: the
+   * target's own (a hardware descriptor its runtime part builds). */
+  uint32_t native;
+  uint32_t block[HD_TENSOR_DESC_MAX_RANK];
+} hd_tensor_desc_spec;
 
 /* What the runtime needs to launch a kernel and to check its arguments. */
 typedef struct hd_kernel_signature {
@@ -94,10 +129,15 @@ typedef struct hd_kernel_signature {
   uint32_t num_warps;
   uint32_t warp_size;
   uint64_t static_shared_bytes; /* planned by the shared-memory allocator */
+  /* ABI 2.0: num_args entries, one per argument (rank 0 for the ones that are
+   * not HD_ARG_TENSOR_DESC); NULL when the kernel takes no descriptor. */
+  const hd_tensor_desc_spec *descs;
 } hd_kernel_signature;
 
 /* One launch argument: the kind must equal the signature's. A pointer
- * argument holds a device address (hd_device_ptr) in `ptr`. */
+ * argument holds a device address (hd_device_ptr) in `ptr`; a tensor
+ * descriptor argument points at an hd_tensor_desc the caller keeps alive
+ * until the launch call returns. */
 typedef uint64_t hd_device_ptr;
 typedef struct hd_arg {
   hd_arg_kind kind;
@@ -105,6 +145,7 @@ typedef struct hd_arg {
     hd_device_ptr ptr;
     int64_t i; /* I1..I64, sign-extended */
     double f;  /* F16..F64, converted by the runtime */
+    const hd_tensor_desc *desc; /* HD_ARG_TENSOR_DESC */
   } value;
 } hd_arg;
 

@@ -1,0 +1,183 @@
+//===- TensorCopyTest.cpp - Tensor descriptors, bulk copies, barriers -----===//
+//
+// A kernel that streams blocks of a strided 2-D tensor through a ring of two
+// shared stages with hd.async_tensor_copy and one barrier per stage, waiting
+// on each stage's phase parity, as a pipelined GEMM does. On the host the
+// copies complete at once and the barriers count arrivals in shared memory:
+// the blocks (with zeros where they reach outside the tensor) must equal a
+// C++ reference. The runtime's checks of descriptor arguments, and a wait
+// that no arrival can complete, must fail with clear messages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BuilderTest.h"
+
+namespace hadron::builder::test {
+namespace {
+
+constexpr int kRows = 16, kCols = 32, kBlocks = 3;
+const Layout kTile = Blocked{{1, 4}, {4, 8}, {4, 1}, {1, 0}};
+// An XOR-swizzled stage: the copy must place every element where a
+// local_load of that layout looks for it.
+const Layout kStage = Swizzled{4, 1, 8, {1, 0}};
+
+// Block i starts at (row0 + 16 i, col0); it is copied into stage i % 2 and
+// read back after a wait on phase (i / 2) & 1 of that stage's barrier.
+auto streamBlocks = jit("stream_blocks", [] {
+  TensorDescriptor src = tensor_descriptor_arg(float32, {kRows, kCols}, kStage);
+  Tensor out = arg(pointer_type(float32), {.divisibility = 16});
+  Tensor row0 = arg(int32), col0 = arg(int32);
+  SharedMemory ring = allocate_shared_memory(float32, {2, kRows, kCols}, Swizzled{4, 1, 8, {2, 1, 0}});
+  SharedMemory bars = allocate_mbarriers(2);
+  mbarrier_init(bars.index(0), 1);
+  mbarrier_init(bars.index(1), 1);
+  Tensor rows = expand_dims(arange(0, kRows, Slice{1, kTile}), 1);
+  Tensor cols = expand_dims(arange(0, kCols, Slice{0, kTile}), 0);
+  Tensor offsets = broadcast(rows * kCols, {kRows, kCols}) + broadcast(cols, {kRows, kCols});
+  for (int i = 0; i < kBlocks; ++i) {
+    SharedMemory bar = bars.index(i % 2), stage = ring.index(i % 2);
+    mbarrier_expect(bar, src.blockBytes());
+    async_tensor_copy(src, {row0 + i * kRows, col0}, bar, stage);
+    mbarrier_wait(bar, (i / 2) & 1);
+    store(out + (offsets + i * kRows * kCols), stage.load(kTile));
+  }
+});
+
+// Waits for phase 0 twice: the second wait has nothing left to arrive.
+auto waitTwice = jit("wait_twice", [] {
+  Tensor out = arg(pointer_type(int32));
+  SharedMemory bar = allocate_mbarriers(1).index(0);
+  mbarrier_init(bar, 1);
+  mbarrier_arrive(bar);
+  mbarrier_wait(bar, 0);
+  store(out, constant(1, int32));
+  mbarrier_wait(bar, 1);
+  store(out, constant(2, int32));
+});
+
+struct Strided {
+  int64_t rows, cols, stride;
+  std::vector<float> data;
+};
+
+Strided randomTensor(int64_t rows, int64_t cols, int64_t stride) {
+  Strided t{rows, cols, stride, random<float>(size_t(rows * stride), -8.f, 8.f)};
+  return t;
+}
+
+TEST(TensorCopy, RingOfStagesMatchesTheHostReference) {
+  auto mod = streamBlocks.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"!hd.tensor_desc<16x32xf32", "hd.mbarrier_init",
+                                          "hd.mbarrier_expect", "hd.async_tensor_copy",
+                                          "hd.mbarrier_wait"}));
+  ASSERT_TRUE(mod);
+  runtime::Device &dev = host();
+  auto module = dev.loadIR(mod->str());
+  ASSERT_TRUE(module) << module.status().message();
+  auto kernel = module->kernel(mod->kernelName());
+  ASSERT_TRUE(kernel) << kernel.status().message();
+
+  // Inside, straddling every edge, and wholly outside.
+  const std::array<int32_t, 2> origins[] = {{0, 0}, {-5, 30}, {30, -20}, {100, 0}, {7, 3}};
+  for (auto [row0, col0] : origins) {
+    SCOPED_TRACE("origin " + std::to_string(row0) + "," + std::to_string(col0));
+    Strided t = randomTensor(40, 50, 64);
+    auto in = dev.alloc(t.data.size() * 4);
+    ASSERT_TRUE(in);
+    ASSERT_TRUE(in->copyFromHost(t.data.data(), t.data.size() * 4));
+    const size_t n = size_t(kBlocks) * kRows * kCols, slack = 32;
+    std::vector<float> got = poisoned<float>(n + slack);
+    auto out = dev.alloc(got.size() * 4);
+    ASSERT_TRUE(out);
+    ASSERT_TRUE(out->copyFromHost(got.data(), got.size() * 4));
+    hd_tensor_desc d{};
+    d.base = in->devicePtr();
+    d.rank = 2;
+    d.shape[0] = uint64_t(t.rows), d.shape[1] = uint64_t(t.cols);
+    d.strides[0] = uint64_t(t.stride), d.strides[1] = 1;
+    hd_arg descArg{};
+    descArg.kind = HD_ARG_TENSOR_DESC;
+    descArg.value.desc = &d;
+    auto st = kernel->launch({1, 1, 1}, {descArg, out->arg(), runtime::arg::i32(row0),
+                                         runtime::arg::i32(col0)});
+    ASSERT_TRUE(st) << st.message();
+    ASSERT_TRUE(dev.synchronize());
+    ASSERT_TRUE(out->copyToHost(got.data(), got.size() * 4));
+    for (int i = 0; i < kBlocks; ++i)
+      for (int y = 0; y < kRows; ++y)
+        for (int x = 0; x < kCols; ++x) {
+          int64_t r = row0 + i * kRows + y, c = col0 + x;
+          float want = r >= 0 && r < t.rows && c >= 0 && c < t.cols ? t.data[r * t.stride + c]
+                                                                   : 0.f;
+          ASSERT_EQ(got[(i * kRows + y) * kCols + x], want)
+              << "block " << i << " element (" << y << ", " << x << ")";
+        }
+    for (size_t i = n; i < n + slack; ++i)
+      ASSERT_TRUE(std::isnan(got[i])) << "element " << i << " past the blocks was written";
+  }
+}
+
+TEST(TensorCopy, BadDescriptorsAreRefusedNamingTheArgument) {
+  auto mod = streamBlocks.specialize({.numWarps = 4});
+  ASSERT_TRUE(mod);
+  runtime::Device &dev = host();
+  auto module = dev.loadIR(mod->str());
+  ASSERT_TRUE(module) << module.status().message();
+  auto kernel = module->kernel(mod->kernelName());
+  ASSERT_TRUE(kernel);
+  auto in = dev.alloc(40 * 64 * 4), out = dev.alloc(kBlocks * kRows * kCols * 4);
+  ASSERT_TRUE(in && out);
+  auto launch = [&](hd_tensor_desc *d) {
+    hd_arg a{};
+    a.kind = HD_ARG_TENSOR_DESC;
+    a.value.desc = d;
+    auto st = kernel->launch({1, 1, 1}, {a, out->arg(), runtime::arg::i32(0), runtime::arg::i32(0)});
+    EXPECT_FALSE(st);
+    return st.message();
+  };
+  hd_tensor_desc good{};
+  good.base = in->devicePtr();
+  good.rank = 2;
+  good.shape[0] = 40, good.shape[1] = 50, good.strides[0] = 64, good.strides[1] = 1;
+
+  EXPECT_NE(launch(nullptr).find("argument 0 of stream_blocks is a NULL tensor descriptor"),
+            std::string::npos);
+  hd_tensor_desc d = good;
+  d.rank = 3;
+  EXPECT_NE(launch(&d).find("the tensor descriptor has rank 3, the kernel reads blocks of rank 2"),
+            std::string::npos);
+  d = good;
+  d.strides[1] = 2;
+  EXPECT_NE(launch(&d).find("innermost stride is 2 (must be 1)"), std::string::npos);
+  d = good;
+  d.shape[0] = 41; // one row past the buffer
+  EXPECT_NE(launch(&d).find("reaches 10440 bytes past its base, its buffer has 10240"),
+            std::string::npos);
+  d = good;
+  d.base = 0x10;
+  EXPECT_NE(launch(&d).find("is not inside a live buffer"), std::string::npos);
+  d = good;
+  d.shape[1] = 0;
+  EXPECT_NE(launch(&d).find("dim 1 has 0 elements"), std::string::npos);
+  // A pointer where the kernel takes a descriptor.
+  auto st = kernel->launch({1, 1, 1}, {in->arg(), out->arg(), runtime::arg::i32(0),
+                                       runtime::arg::i32(0)});
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.message().find("argument 0 of stream_blocks is tensor_desc, got ptr"),
+            std::string::npos)
+      << st.message();
+}
+
+TEST(TensorCopy, AWaitNoArrivalCanCompleteFailsOnTheHost) {
+  auto mod = waitTwice.specialize({.numWarps = 1});
+  ASSERT_TRUE(mod);
+  std::vector<int32_t> out = poisoned<int32_t>(1);
+  auto r = run(*mod, {1, 1, 1}, {output(out)});
+  ASSERT_FALSE(r);
+  EXPECT_NE(std::string(r.message()).find("hd.mbarrier_wait: the awaited phase has not completed"),
+            std::string::npos)
+      << r.message();
+}
+
+} // namespace
+} // namespace hadron::builder::test
