@@ -107,6 +107,19 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
   case Smem::AllocLoad:
   case Smem::StoreBarrierLoad:
   case Smem::AsyncCopy:
+  case Smem::TensorCopy:
+    break;
+  case Smem::TensorCopyRing: // the sum of the blocks at (8 i - 8, 4 i - 4), zeros outside
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < n; ++c) {
+        uint32_t sum = 0;
+        for (int i = 0; i < 3; ++i) {
+          int y = r + 8 * i - 8, x = c + 4 * i - 4;
+          if (y >= 0 && y < m && x >= 0 && x < n)
+            sum += uint32_t(x0.i(size_t(y) * n + x));
+        }
+        want.setI(size_t(r) * n + c, int32_t(sum));
+      }
     break;
   case Smem::MultiBuffer: // x in stage 1, x + x in stage 0: stage 1 - 0 = -x
     for (int i = 0; i < m * n; ++i) {
@@ -128,7 +141,11 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
         want.setBits(size_t(j) * m + i, x0.bits(size_t(i) * n + j));
     break;
   }
-  p.argBuffer(p.addInput("in", std::move(x0)));
+  const int in = p.addInput("in", std::move(x0));
+  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing)
+    p.argTensorDesc(in, {uint64_t(m), uint64_t(n)}, {uint64_t(n), 1});
+  else
+    p.argBuffer(in);
   p.argBuffer(p.addOutput("out", std::move(want)));
   return p;
 }

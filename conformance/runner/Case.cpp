@@ -58,6 +58,17 @@ void Plan::argI64(int64_t v) { args.push_back(integerArg(HD_ARG_I64, v)); }
 void Plan::argF32(float v) { args.push_back(floatArg(HD_ARG_F32, v)); }
 void Plan::argF64(double v) { args.push_back(floatArg(HD_ARG_F64, v)); }
 
+void Plan::argTensorDesc(int buffer, const std::vector<uint64_t> &shape,
+                         const std::vector<uint64_t> &strides) {
+  hd_tensor_desc d{};
+  d.rank = uint32_t(std::min<size_t>(shape.size(), HD_TENSOR_DESC_MAX_RANK));
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    d.shape[i] = shape[i];
+    d.strides[i] = i < strides.size() ? strides[i] : 0;
+  }
+  args.push_back(Arg{buffer, {}, d});
+}
+
 const std::vector<Case> &allCases() {
   static const std::vector<Case> all = [] {
     std::vector<Case> c;

@@ -61,6 +61,9 @@ struct Buffer {
 struct Arg {
   int buffer = -1;
   hd_arg scalar{};
+  /// With a buffer: pass it as a tensor descriptor of this rank, shape and
+  /// strides (base = the buffer's device address) instead of a pointer.
+  std::optional<hd_tensor_desc> desc;
 };
 
 struct Plan {
@@ -83,7 +86,11 @@ struct Plan {
   int addInput(std::string name, Array values);
   int addOutput(std::string name, Array want, Tolerance tol = {}, size_t slack = 16);
   int addInOut(std::string name, Array init, Array want, Tolerance tol = {});
-  void argBuffer(int buffer) { args.push_back(Arg{buffer, {}}); }
+  void argBuffer(int buffer) { args.push_back(Arg{buffer, {}, std::nullopt}); }
+  /// Buffer `buffer` as a tensor descriptor (shape and strides in elements,
+  /// innermost last).
+  void argTensorDesc(int buffer, const std::vector<uint64_t> &shape,
+                     const std::vector<uint64_t> &strides);
   void argI32(int32_t v);
   void argI64(int64_t v);
   void argF32(float v);

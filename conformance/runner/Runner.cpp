@@ -744,11 +744,20 @@ Result Runner::runOnDevice(const Case &c, Target &t, Plan &plan, Result r) {
       return fail("uploading " + b.name + ": " + err.message);
   }
   std::vector<hd_arg> args;
+  std::vector<hd_tensor_desc> descs(plan.args.size());
   for (const Arg &a : plan.args)
     args.push_back(a.buffer >= 0 ? hd_arg{HD_ARG_PTR, {}} : a.scalar);
-  for (size_t i = 0; i < plan.args.size(); ++i)
-    if (plan.args[i].buffer >= 0)
-      args[i].value.ptr = hd_buffer_device_ptr(bufs[plan.args[i].buffer]);
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    if (plan.args[i].buffer < 0)
+      continue;
+    args[i].value.ptr = hd_buffer_device_ptr(bufs[plan.args[i].buffer]);
+    if (plan.args[i].desc) {
+      descs[i] = *plan.args[i].desc;
+      descs[i].base = args[i].value.ptr;
+      args[i].kind = HD_ARG_TENSOR_DESC;
+      args[i].value.desc = &descs[i];
+    }
+  }
 
   StdoutCapture capture;
   const bool capturing = !plan.expectStdout.empty() && capture.start();

@@ -49,6 +49,36 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
   if (use.kernel != "smem")
     return Error("no layout kernel '" + use.kernel + "' (tests/kernels/Layout.cpp)");
   const hb::Layout sw = hb::Layout::fromText(use.shared);
+  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing)
+    return hb::jit("smem", [&] {
+             const int m = use.m, n = use.n;
+             hb::TensorDescriptor desc = hb::tensor_descriptor_arg(type, {m, n}, sw);
+             Tensor out = hb::arg(hb::pointer_type(type));
+             hb::SharedMemory bars = hb::allocate_mbarriers(2);
+             Tensor y;
+             if (use.how == Smem::TensorCopy) {
+               hb::SharedMemory s = hb::allocate_shared_memory(type, {m, n}, sw);
+               hb::mbarrier_init(bars.index(0), 1);
+               hb::mbarrier_expect(bars.index(0), desc.blockBytes());
+               hb::async_tensor_copy(desc, {0, 0}, bars.index(0), s);
+               hb::mbarrier_wait(bars.index(0), 0);
+               y = s.load(cols);
+             } else {
+               hb::SharedMemory ring =
+                   hb::allocate_shared_memory(type, {2, m, n}, hb::Layout::fromText(use.shared3));
+               hb::mbarrier_init(bars.index(0), 1);
+               hb::mbarrier_init(bars.index(1), 1);
+               for (int i = 0; i < 3; ++i) {
+                 hb::SharedMemory bar = bars.index(i % 2), stage = ring.index(i % 2);
+                 hb::mbarrier_expect(bar, desc.blockBytes());
+                 hb::async_tensor_copy(desc, {8 * i - 8, 4 * i - 4}, bar, stage);
+                 hb::mbarrier_wait(bar, (i / 2) & 1);
+                 Tensor block = stage.load(cols);
+                 y = i ? y + block : block;
+               }
+             }
+             hb::store(out + tile2d(m, n, cols, n).offsets, y);
+           }).specialize(options);
   return hb::jit("smem", [&] {
            const int m = use.m, n = use.n;
            Tensor in = hb::arg(hb::pointer_type(type)), out = hb::arg(hb::pointer_type(type));
@@ -105,6 +135,9 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
              s.dealloc();
              break;
            }
+           case Smem::TensorCopy:
+           case Smem::TensorCopyRing:
+             break; // above
            }
            hb::store(out + tile2d(m, n, cols, n).offsets, y);
          }).specialize(options);

@@ -54,6 +54,13 @@ enum class Smem {
   SliceView,        ///< rows 16..31 through a [16, 0] slice, to rows 0..15
   PermuteView,      ///< read through memdesc_permute [1, 0]: out = in^T
   AsyncCopy,        ///< async_copy, commit, wait 0, local_load
+  /// (desc, out): the tile as a tensor descriptor's block, through
+  /// mbarrier_expect, async_tensor_copy, mbarrier_wait
+  TensorCopy,
+  /// (desc, out), i32: blocks at (8 i - 8, 4 i - 4), i = 0..2, through a
+  /// ring of 2 stages (shared3) with a barrier each, waiting on phase
+  /// parity (i / 2) & 1; out = block 0 + block 1 + block 2, zeros outside
+  TensorCopyRing,
 };
 
 /// One case's kernel; `name` is the conformance case's name.
@@ -143,6 +150,11 @@ inline std::vector<LayoutUse> layoutUses() {
   smem("smem.view.memdesc_slice", sw, Elem::F32, Smem::SliceView);
   smem("smem.view.memdesc_permute", sw, Elem::F32, Smem::PermuteView);
   smem("smem.async_copy", sw, Elem::F32, Smem::AsyncCopy);
+  // The tiles copy engines write (NVIDIA's: 128-byte swizzled rows).
+  const std::string matrix = "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false}>";
+  smem("smem.tensor_copy", matrix, Elem::F32, Smem::TensorCopy);
+  smem("smem.tensor_copy.ring_phases_out_of_bounds", matrix, Elem::I32, Smem::TensorCopyRing,
+       "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false, rank = 3}>");
   return u;
 }
 

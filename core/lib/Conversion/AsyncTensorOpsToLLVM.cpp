@@ -267,7 +267,10 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
     for (int64_t n : block)
       numel *= n;
     Value desc = adaptor.getDesc();
-    Value base = LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{0});
+    Value base = LLVM::IntToPtrOp::create(
+        rewriter, loc,
+        LLVM::LLVMPointerType::get(rewriter.getContext(), lowering.hooks.globalAddressSpace()),
+        LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{0}).getResult());
     SmallVector<Value> shape, strides, start;
     for (int d = 0; d < rank; ++d) {
       shape.push_back(LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{1, d}));

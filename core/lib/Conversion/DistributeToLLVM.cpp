@@ -42,9 +42,11 @@ using namespace hadron::lowering;
 hadron::TargetHooks::~TargetHooks() = default;
 
 mlir::Type hadron::TargetHooks::tensorDescType(mlir::MLIRContext *ctx, unsigned rank) {
-  auto i64s = mlir::LLVM::LLVMArrayType::get(mlir::IntegerType::get(ctx, 64), rank);
-  return mlir::LLVM::LLVMStructType::getLiteral(
-      ctx, {mlir::LLVM::LLVMPointerType::get(ctx, globalAddressSpace()), i64s, i64s});
+  // The base is an integer: some backends (SPIR-V) mishandle pointers in
+  // aggregate arguments.
+  auto i64 = mlir::IntegerType::get(ctx, 64);
+  auto i64s = mlir::LLVM::LLVMArrayType::get(i64, rank);
+  return mlir::LLVM::LLVMStructType::getLiteral(ctx, {i64, i64s, i64s});
 }
 
 namespace {

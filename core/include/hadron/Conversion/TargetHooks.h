@@ -118,7 +118,7 @@ public:
   virtual bool hasTensorCopyEngine() const { return false; }
   /// The per-thread type of a tensor-descriptor kernel argument of `rank`
   /// dims. The default is the runtime's generic encoding (plugin/
-  /// TensorDesc.h), passed by value: {global pointer, [rank x i64] shape,
+  /// TensorDesc.h), passed by value: {i64 base address, [rank x i64] shape,
   /// [rank x i64] strides}. Descriptor arguments keep the `hd.tensor_desc`
   /// argument attribute through lowering, for finishKernel.
   virtual mlir::Type tensorDescType(mlir::MLIRContext *ctx, unsigned rank);
