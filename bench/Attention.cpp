@@ -45,6 +45,17 @@ double runOne(const rt::Device &dev, const AttentionKernel &ak, rt::Kernel &kern
   std::vector<hd_arg> args{dq->arg(),          dk->arg(),
                            dv->arg(),          dout->arg(),
                            rt::arg::f32(scale), rt::arg::i32(int32_t(nCtx))};
+  // A kernel fed by the copy engine takes q, k and v as descriptors over
+  // [heads * n_ctx, d].
+  hd_tensor_desc descs[3] = {};
+  if (kernel.signature().num_args > 0 && kernel.signature().args[0] == HD_ARG_TENSOR_DESC)
+    for (int i = 0; i < 3; ++i) {
+      descs[i].base = args[i].value.ptr, descs[i].rank = 2;
+      descs[i].shape[0] = uint64_t(heads) * nCtx, descs[i].shape[1] = d;
+      descs[i].strides[0] = d, descs[i].strides[1] = 1;
+      args[i].kind = HD_ARG_TENSOR_DESC;
+      args[i].value.desc = &descs[i];
+    }
   rt::Status s = kernel.launch(grid, args);
   if (s)
     s = dev.synchronize();

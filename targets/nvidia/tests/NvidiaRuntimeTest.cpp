@@ -563,9 +563,20 @@ void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx) {
   ASSERT_TRUE(dq->upload(qb).ok() && dk->upload(kb).ok() && dv->upload(vb).ok() &&
               dout->upload(o).ok());
   const float scale = 1.f / std::sqrt(float(d));
-  Status st = attn->launch({uint32_t(nCtx / 128), uint32_t(heads), 1},
-                           {dq->arg(), dk->arg(), dv->arg(), dout->arg(), arg::f32(scale),
-                            arg::i32(nCtx)});
+  std::vector<hd_arg> args{dq->arg(), dk->arg(), dv->arg(), dout->arg(), arg::f32(scale),
+                           arg::i32(nCtx)};
+  // A kernel fed by the copy engine takes q, k and v as descriptors over
+  // [heads * n_ctx, d].
+  hd_tensor_desc descs[3] = {};
+  if (attn->signature().args[0] == HD_ARG_TENSOR_DESC)
+    for (int i = 0; i < 3; ++i) {
+      descs[i].base = args[i].value.ptr, descs[i].rank = 2;
+      descs[i].shape[0] = uint64_t(heads) * nCtx, descs[i].shape[1] = d;
+      descs[i].strides[0] = d, descs[i].strides[1] = 1;
+      args[i].kind = HD_ARG_TENSOR_DESC;
+      args[i].value.desc = &descs[i];
+    }
+  Status st = attn->launch({uint32_t(nCtx / 128), uint32_t(heads), 1}, args);
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_TRUE(dout->download(o).ok());
   std::vector<double> s(nCtx), ref(d);
