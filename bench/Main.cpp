@@ -875,6 +875,10 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   at += 11;
   size_t end = k.ir.find_first_of("( ", at);
   k.name = k.ir.substr(at, end - at);
+  // A and B as tensor descriptors when the signature says so.
+  size_t body = k.ir.find("attributes", end);
+  k.descriptors = k.ir.substr(end, body == std::string::npos ? std::string::npos : body - end)
+                      .find("!hd.tensor_desc") != std::string::npos;
   out = {k};
   return true;
 }

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Generates the TMA + wgmma bf16 GEMM example (hd IR): examples/nvidia/matmul_tma_wgmma_bf16.mlir."""
+"""Generates the TMA + wgmma bf16 GEMM example (hd IR): examples/nvidia/matmul_tma_wgmma_bf16.mlir.
 
-BM, BN, BK, STAGES, NW = 128, 256, 64, 4, 8
+Optional arguments (for experiments): BK STAGES GROUP."""
+import sys
+
+BM, BN, NW = 128, 256, 8
+BK = int(sys.argv[1]) if len(sys.argv) > 1 else 64
+STAGES = int(sys.argv[2]) if len(sys.argv) > 2 else 4
+GROUP = int(sys.argv[3]) if len(sys.argv) > 3 else 8
 AHEAD = STAGES - 1
 STAGE_BYTES = (BM * BK + BK * BN) * 2
 
@@ -48,7 +54,7 @@ o(f"""// C = A * B on Hopper with the tensor memory accelerator: bf16 A (MxK) an
 //    refilled; the planner puts a CTA barrier before the refill, so that
 //    both warpgroups have retired it. Past the last K step the refill's
 //    predicate is false;
-//  - tiles are taken in groups of 8 rows of tiles walking down the columns
+//  - tiles are taken in groups of {GROUP} rows of tiles walking down the columns
 //    (L2 reuse), and the result goes through shared memory to be stored 16
 //    bytes a thread.
 // On targets without a copy engine (the host) the copies happen at once
@@ -74,10 +80,10 @@ module attributes {{hd.num_warps = {NW} : i32}} {{
     %gy = hd.program_id 1
     %npm = hd.num_programs 0
     %npn = hd.num_programs 1
-    // Tile order: groups of 8 rows of tiles walk down the columns.
+    // Tile order: groups of {GROUP} rows of tiles walk down the columns.
     %lin0 = arith.muli %gy, %npm : i32
     %lin = arith.addi %lin0, %gx : i32
-    %cgrp = arith.constant 8 : i32
+    %cgrp = arith.constant {GROUP} : i32
     %per_group = arith.muli %cgrp, %npn : i32
     %group = arith.divsi %lin, %per_group : i32
     %first_m = arith.muli %group, %cgrp : i32
