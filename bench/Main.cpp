@@ -82,7 +82,8 @@ const char kUsage[] =
     "               on sm_90a)\n"
     "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
     "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
-    "               (m/BM, n/BN), as the examples\n"
+    "               (m/BM, n/BN), as the examples; a kernel whose name holds\n"
+    "               'persistent' gets one program per compute unit\n"
     "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
     "               forward examples (head dim 64 and 128, sm_90a) on 4 x 32 heads\n"
     "  --attention-ir FILE an attention kernel to time instead: its first kernel\n"
@@ -875,6 +876,8 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   at += 11;
   size_t end = k.ir.find_first_of("( ", at);
   k.name = k.ir.substr(at, end - at);
+  // A persistent kernel (one program per compute unit) says so in its name.
+  k.persistent = k.name.find("persistent") != std::string::npos;
   // A and B as tensor descriptors when the signature says so.
   size_t body = k.ir.find("attributes", end);
   k.descriptors = k.ir.substr(end, body == std::string::npos ? std::string::npos : body - end)

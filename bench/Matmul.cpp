@@ -42,6 +42,8 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
   if (rt::Status s = da->upload(a); !s || !db->upload(b) || !dc->upload(c))
     return fail("upload failed");
   std::array<uint32_t, 3> grid{uint32_t(m / mk.tileM), uint32_t(n / mk.tileN), 1};
+  if (mk.persistent)
+    grid = {std::min<uint32_t>(grid[0] * grid[1], std::max(1u, dev.info().compute_units)), 1, 1};
   std::vector<hd_arg> args{da->arg(), db->arg(), dc->arg(), rt::arg::i32(int32_t(m)),
                            rt::arg::i32(int32_t(n)), rt::arg::i32(int32_t(k))};
   // Row-major A (m x k) and B (k x n) as tensor descriptors.

@@ -31,6 +31,9 @@ struct MatmulKernel {
   std::string arch; ///< the only device arch it runs on, or "" for any GPU
   /// A and B are tensor descriptors (hd_tensor_desc) instead of pointers.
   bool descriptors = false;
+  /// One program per compute unit walking the tiles (grid: the smaller of
+  /// the tile count and the device's compute units).
+  bool persistent = false;
 };
 
 /// The GEMMs embedded when hadron-bench is built: examples/nvidia/

@@ -8,6 +8,9 @@ BM, BN, NW = 128, 256, 8
 BK = int(sys.argv[1]) if len(sys.argv) > 1 else 64
 STAGES = int(sys.argv[2]) if len(sys.argv) > 2 else 4
 GROUP = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+# "persistent": one program per SM walks tiles pid, pid + nprog, ...; its K
+# steps over all its tiles are one loop, so the ring runs ahead across tiles.
+PERSISTENT = len(sys.argv) > 4 and sys.argv[4] == "persistent"
 AHEAD = STAGES - 1
 STAGE_BYTES = (BM * BK + BK * BN) * 2
 
@@ -65,10 +68,12 @@ o(f"""// C = A * B on Hopper with the tensor memory accelerator: bf16 A (MxK) an
 #blk = #hd.matrix_shared<{{swizzle = 128, elementBits = 16, transposed = false}}>
 #ring = #hd.matrix_shared<{{swizzle = 128, elementBits = 16, transposed = false, rank = 3}}>
 #bar_sh = #hd.swizzled<{{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}}>
+#acc_rows = #hd.slice<{{dim = 1, parent = #acc}}>
+#acc_cols = #hd.slice<{{dim = 0, parent = #acc}}>
 #c_st = #hd.blocked<{{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [{NW}, 1], order = [1, 0]}}>
 #c_rows = #hd.slice<{{dim = 1, parent = #c_st}}>
 #c_cols = #hd.slice<{{dim = 0, parent = #c_st}}>
-module attributes {{hd.num_warps = {NW} : i32}} {{
+@BODY@module attributes {{hd.num_warps = {NW} : i32}} {{
   func.func @matmul_tma_wgmma(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
     %cbm = arith.constant {BM} : i32
     %cbn = arith.constant {BN} : i32
@@ -165,4 +170,165 @@ o(f"""    %zero = arith.constant dense<0.0> : tensor<{BM}x{BN}xf32, #acc>
     return
   }}
 }}""")
+
+# Split the text at the module: what follows is the kernel body.
+for idx, text in enumerate(L):
+    if "@BODY@" in text:
+        head, tail = text.split("@BODY@")
+        L[idx:idx + 1] = [head.rstrip("\n"), tail]
+        BODY = idx + 1
+        break
+
+def persistent():
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
+  func.func @matmul_tma_persistent(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
+    %cbm = arith.constant {BM} : i32
+    %cbn = arith.constant {BN} : i32
+    %cbk = arith.constant {BK} : i32
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    %cstages = arith.constant {STAGES} : i32
+    %cgrp = arith.constant {GROUP} : i32
+    %pid = hd.program_id 0
+    %nprog = hd.num_programs 0
+    %npm = arith.divsi %m, %cbm : i32
+    %npn = arith.divsi %n, %cbn : i32
+    %ntiles = arith.muli %npm, %npn : i32
+    %nk = arith.divsi %k, %cbk : i32
+    %per_group = arith.muli %cgrp, %npn : i32
+    // This program's tiles: pid, pid + nprog, ... below ntiles.
+    %left0 = arith.subi %ntiles, %pid : i32
+    %left1 = arith.addi %left0, %nprog : i32
+    %left2 = arith.subi %left1, %c1i : i32
+    %mine = arith.divsi %left2, %nprog : i32
+    %total = arith.muli %mine, %nk : i32
+    %a_smem = hd.local_alloc -> {A_RING}
+    %b_smem = hd.local_alloc -> {B_RING}
+    %bars = hd.local_alloc -> {BARS}""")
+    for st in range(STAGES):
+        o(f"""    %s{st} = arith.constant {st} : i32
+    %bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
+    hd.mbarrier_init %bar{st}, 1 : {BAR}""")
+
+    def tile_coords(x, tile, ind):
+        """Origin (m0, n0) of tile `tile`: groups of GROUP rows of tiles."""
+        o(f"""{ind}%group{x} = arith.divsi {tile}, %per_group : i32
+{ind}%first_m{x} = arith.muli %group{x}, %cgrp : i32
+{ind}%gl{x} = arith.subi %npm, %first_m{x} : i32
+{ind}%gsize{x} = arith.minsi %gl{x}, %cgrp : i32
+{ind}%in_group{x} = arith.remsi {tile}, %per_group : i32
+{ind}%pm_off{x} = arith.remsi %in_group{x}, %gsize{x} : i32
+{ind}%pid_m{x} = arith.addi %first_m{x}, %pm_off{x} : i32
+{ind}%pid_n{x} = arith.divsi %in_group{x}, %gsize{x} : i32
+{ind}%m0{x} = arith.muli %pid_m{x}, %cbm : i32
+{ind}%n0{x} = arith.muli %pid_n{x}, %cbn : i32""")
+
+    def load(x, state, g, ind):
+        """Copies of the loader's step (k index, tile, m0, n0) = state: step g of the program."""
+        lk, lt, lm, ln = state
+        o(f"""{ind}%go{x} = arith.cmpi slt, {g}, %total : i32
+{ind}%st{x} = arith.remsi {g}, %cstages : i32
+{ind}%k0{x} = arith.muli {lk}, %cbk : i32
+{ind}%bw{x} = hd.memdesc_index %bars[%st{x}] : {BARS} -> {BAR}
+{ind}hd.mbarrier_expect %bw{x}, {STAGE_BYTES} pred %go{x} : {BAR}
+{ind}%a_dst{x} = hd.memdesc_index %a_smem[%st{x}] : {A_RING} -> {A_T}
+{ind}hd.async_tensor_copy %a[{lm}, %k0{x}], %bw{x}, %a_dst{x} pred %go{x} : {A_D}, {BAR} -> {A_T}
+{ind}%b_dst{x} = hd.memdesc_index %b_smem[%st{x}] : {B_RING} -> {B_T}
+{ind}hd.async_tensor_copy %b[%k0{x}, {ln}], %bw{x}, %b_dst{x} pred %go{x} : {B_D}, {BAR} -> {B_T}""")
+
+    def advance(x, state, ind):
+        """The loader's next step: the next K step, or the first of the next tile."""
+        lk, lt, lm, ln = state
+        o(f"""{ind}%k1{x} = arith.addi {lk}, %c1i : i32
+{ind}%wrap{x} = arith.cmpi eq, %k1{x}, %nk : i32
+{ind}%kn{x} = arith.select %wrap{x}, %c0i, %k1{x} : i32
+{ind}%wrapi{x} = arith.extui %wrap{x} : i1 to i32
+{ind}%tn{x} = arith.addi {lt}, %wrapi{x} : i32
+{ind}%mn{x}:2 = scf.if %wrap{x} -> (i32, i32) {{
+{ind}  %tj{x} = arith.muli %tn{x}, %nprog : i32
+{ind}  %tile{x} = arith.addi %pid, %tj{x} : i32""")
+        tile_coords(x + "w", f"%tile{x}", ind + "  ")
+        o(f"""{ind}  scf.yield %m0{x}w, %n0{x}w : i32, i32
+{ind}}} else {{
+{ind}  scf.yield {lm}, {ln} : i32, i32
+{ind}}}""")
+        return (f"%kn{x}", f"%tn{x}", f"%mn{x}#0", f"%mn{x}#1")
+
+    o(f"    // The loader runs {AHEAD} steps ahead: its state is (K step, tile, m0, n0).")
+    tile_coords("_first", "%pid", "    ")
+    state = ("%c0i", "%c0i", "%m0_first", "%n0_first")
+    for st in range(AHEAD):
+        load(f"_p{st}", state, f"%s{st}", "    ")
+        state = advance(f"_p{st}", state, "    ")
+    ST = "i32, i32, i32, i32"
+    o(f"""    %zero = arith.constant dense<0.0> : {T}
+    %lb = arith.constant 0 : index
+    %step1 = arith.constant 1 : index
+    %ub_t = arith.index_cast %mine : i32 to index
+    %ub_k = arith.index_cast %nk : i32 to index
+    %cahead = arith.constant {AHEAD} : i32
+    %ld:4 = scf.for %tt = %lb to %ub_t step %step1 iter_args(%ok = {state[0]}, %ot = {state[1]}, %om = {state[2]}, %on = {state[3]}) -> ({ST}) {{
+      %t = arith.index_cast %tt : index to i32
+      %g0 = arith.muli %t, %nk : i32
+      %res:5 = scf.for %kidx = %lb to %ub_k step %step1 iter_args(%sum = %zero, %ik = %ok, %it = %ot, %im = %om, %in = %on) -> ({T}, {ST}) {{
+        %k32 = arith.index_cast %kidx : index to i32
+        %g = arith.addi %g0, %k32 : i32
+        %cur = arith.remsi %g, %cstages : i32
+        %round = arith.divsi %g, %cstages : i32
+        %phase = arith.andi %round, %c1i : i32
+        %bar_cur = hd.memdesc_index %bars[%cur] : {BARS} -> {BAR}
+        hd.mbarrier_wait %bar_cur, %phase : {BAR}
+        %a_cur = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
+        %b_cur = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
+        %issued = hd.dot %a_cur, %b_cur, %sum {{async}} : {A_T} * {B_T} -> {T}
+        %next = hd.dot_wait %issued pending = 1 : {T}
+        // Step g + {AHEAD} (of this tile or the next) into the stage step g - 1 read.
+        %ga = arith.addi %g, %cahead : i32""")
+    inner = ("%ik", "%it", "%im", "%in")
+    load("", inner, "%ga", "        ")
+    nxt = advance("", inner, "        ")
+    o(f"""        scf.yield %next, {nxt[0]}, {nxt[1]}, {nxt[2]}, {nxt[3]} : {T}, {ST}
+      }}
+      // The tile, stored from the accumulator's registers (two bf16 a thread
+      // and row at a time) while the ring fills with the next tile's steps.
+      %done = hd.dot_wait %res#0 pending = 0 : {T}
+      %tj_e = arith.muli %t, %nprog : i32
+      %tile_e = arith.addi %pid, %tj_e : i32""")
+    tile_coords("_e", "%tile_e", "      ")
+    R = f"tensor<{BM}xi32, #acc_rows>"; C = f"tensor<{BN}xi32, #acc_cols>"
+    o(f"""      %ci = hd.arange 0 to {BM} : {R}
+      %m0c = hd.splat %m0_e : {R}
+      %gi = arith.addi %m0c, %ci : {R}
+      %nc = hd.splat %n : {R}
+      %rs = arith.muli %gi, %nc : {R}
+      %cj = hd.arange 0 to {BN} : {C}
+      %n0c = hd.splat %n0_e : {C}
+      %gj = arith.addi %n0c, %cj : {C}
+      %rs2 = hd.expand_dims %rs axis = 1 : {R} -> tensor<{BM}x1xi32, #acc>
+      %gj2 = hd.expand_dims %gj axis = 0 : {C} -> tensor<1x{BN}xi32, #acc>
+      %rsb = hd.broadcast %rs2 : tensor<{BM}x1xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
+      %gjb = hd.broadcast %gj2 : tensor<1x{BN}xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
+      %off = arith.addi %rsb, %gjb : tensor<{BM}x{BN}xi32, #acc>
+      %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
+      %cptrs = hd.addptr %cp, %off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>, tensor<{BM}x{BN}xi32, #acc>
+      %c16 = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
+      hd.store %cptrs, %c16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
+      scf.yield %res#1, %res#2, %res#3, %res#4 : {ST}
+    }}
+    return
+  }}
+}}""")
+
+if PERSISTENT:
+    L[0] = L[0].replace("Each program\n// computes one {BM}x{BN} tile of C with".format(BM=BM, BN=BN),
+                        "Programs compute\n// {BM}x{BN} tiles of C with".format(BM=BM, BN=BN))
+    L[0] = L[0].replace("// Generated by examples/nvidia/gen_matmul_tma.py.",
+                        f"""// The persistent form: one program per SM (grid: min(tiles, SMs)) takes
+// tiles pid, pid + nprog, ...; the ring's refills run {AHEAD} K steps ahead
+// across tiles, so the next tile's first blocks land while this one's
+// result is stored, straight from the accumulator's registers.
+// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} persistent.""")
+    persistent()
 print("\n".join(L))

@@ -28,6 +28,8 @@
 #blk = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
 #ring = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false, rank = 3}>
 #bar_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#acc_rows = #hd.slice<{dim = 1, parent = #acc}>
+#acc_cols = #hd.slice<{dim = 0, parent = #acc}>
 #c_st = #hd.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
 #c_rows = #hd.slice<{dim = 1, parent = #c_st}>
 #c_cols = #hd.slice<{dim = 0, parent = #c_st}>

@@ -509,7 +509,7 @@ INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaWgmma,
 /// host, on shapes given as {m, n, k}.
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              bool descriptors = false);
+                              bool descriptors = false, uint32_t programs = 0);
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_mma_bf16.mlir", "matmul_mma", 128, 128,
@@ -533,6 +533,22 @@ TEST_F(NvidiaGpu, TmaGemmMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_wgmma_bf16.mlir", "matmul_tma_wgmma", 128,
                            256, {{128, 256, 64}, {256, 512, 192}, {384, 256, 1024}},
                            /*descriptors=*/true);
+}
+
+// The persistent form: 3 programs walk 1, 4 and 3 tiles each (the ring runs
+// ahead across tiles, so a tile's first steps land during the previous
+// tile's epilogue), and 5 programs more than the 4 tiles of the middle shape
+// leave one program without a tile.
+TEST_F(NvidiaGpu, PersistentTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_persistent_bf16.mlir",
+                           "matmul_tma_persistent", 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
+                           /*descriptors=*/true, /*programs=*/3);
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_persistent_bf16.mlir",
+                           "matmul_tma_persistent", 128, 256, {{256, 512, 192}},
+                           /*descriptors=*/true, /*programs=*/5);
 }
 
 /// The flash-attention forward example of head dim `d` against the host:
@@ -626,7 +642,7 @@ TEST_F(NvidiaGpu, FlashAttentionForwardMatchesTheHost) {
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              bool descriptors) {
+                              bool descriptors, uint32_t programs) {
   auto &dev = t.device();
   auto &rng = t.random();
   auto module = t.loadExample(file);
@@ -659,8 +675,11 @@ void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, 
       aArg.kind = bArg.kind = HD_ARG_TENSOR_DESC;
       aArg.value.desc = &ad, bArg.value.desc = &bd;
     }
-    Status st = gemm->launch({uint32_t(m / tileM), uint32_t(n / tileN), 1},
-                             {aArg, bArg, dc->arg(), arg::i32(m), arg::i32(n), arg::i32(k)});
+    // A persistent kernel walks the tiles with `programs` programs.
+    std::array<uint32_t, 3> grid{uint32_t(m / tileM), uint32_t(n / tileN), 1};
+    if (programs)
+      grid = {programs, 1, 1};
+    Status st = gemm->launch(grid, {aArg, bArg, dc->arg(), arg::i32(m), arg::i32(n), arg::i32(k)});
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_TRUE(dc->download(c).ok());
     for (int i = 0; i < m; ++i)
