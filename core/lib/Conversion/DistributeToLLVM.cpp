@@ -42,8 +42,8 @@ using namespace hadron::lowering;
 hadron::TargetHooks::~TargetHooks() = default;
 
 mlir::Type hadron::TargetHooks::tensorDescType(mlir::MLIRContext *ctx, unsigned rank) {
-  // The base is an integer: some backends (SPIR-V) mishandle pointers in
-  // aggregate arguments.
+  // The base is an integer: some backends mishandle pointers inside
+  // aggregate kernel arguments.
   auto i64 = mlir::IntegerType::get(ctx, 64);
   auto i64s = mlir::LLVM::LLVMArrayType::get(i64, rank);
   return mlir::LLVM::LLVMStructType::getLiteral(ctx, {i64, i64s, i64s});
