@@ -55,25 +55,36 @@ LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
 // MemDescType
 //===----------------------------------------------------------------------===//
 
-Type MemDescType::parse(AsmParser &parser) {
-  SmallVector<int64_t> shape;
-  Type elementType;
+namespace {
+/// `<SHAPE x TYPE, #shared`: what !hd.memdesc and !hd.tensor_desc begin
+/// with. Fails (with `what` in the message) unless the layout is shared.
+ParseResult parseShapeTypeShared(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+                                 Type &elementType, SharedLayoutAttrInterface &shared,
+                                 StringRef what) {
   Attribute encoding;
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma())
-    return {};
+    return failure();
   SMLoc encodingLoc = parser.getCurrentLocation();
   if (parser.parseAttribute(encoding))
+    return failure();
+  shared = dyn_cast<SharedLayoutAttrInterface>(encoding);
+  if (!shared)
+    return parser.emitError(encodingLoc)
+           << what << " needs a shared layout (#hd.swizzled, #hd.padded, #hd.shared_linear or "
+                      "#hd.matrix_shared), got "
+           << encoding;
+  return success();
+}
+} // namespace
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SharedLayoutAttrInterface shared;
+  if (parseShapeTypeShared(parser, shape, elementType, shared, "!hd.memdesc"))
     return {};
-  auto shared = dyn_cast<SharedLayoutAttrInterface>(encoding);
-  if (!shared) {
-    parser.emitError(encodingLoc)
-        << "!hd.memdesc needs a shared layout (#hd.swizzled, #hd.padded or "
-           "#hd.shared_linear), got "
-        << encoding;
-    return {};
-  }
   SmallVector<int64_t> allocShape(shape);
   if (succeeded(parser.parseOptionalComma())) {
     allocShape.clear();
@@ -163,21 +174,11 @@ MemDescType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
 Type TensorDescType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  Attribute encoding;
-  if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
-      parser.parseType(elementType) || parser.parseComma())
+  SharedLayoutAttrInterface shared;
+  if (parseShapeTypeShared(parser, shape, elementType, shared,
+                           "!hd.tensor_desc (the layout its blocks land in)") ||
+      parser.parseGreater())
     return {};
-  SMLoc encodingLoc = parser.getCurrentLocation();
-  if (parser.parseAttribute(encoding) || parser.parseGreater())
-    return {};
-  auto shared = dyn_cast<SharedLayoutAttrInterface>(encoding);
-  if (!shared) {
-    parser.emitError(encodingLoc) << "!hd.tensor_desc needs the shared layout its blocks land "
-                                     "in, got "
-                                  << encoding;
-    return {};
-  }
   return parser.getChecked<TensorDescType>(parser.getContext(), shape, elementType, shared);
 }
 

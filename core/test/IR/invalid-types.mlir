@@ -17,7 +17,7 @@ func.func @f(%p: !hd.ptr<tensor<4xf32>>)
 // -----
 
 #b = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// expected-error @+1 {{!hd.memdesc needs a shared layout (#hd.swizzled, #hd.padded or #hd.shared_linear), got #hd.blocked}}
+// expected-error @+1 {{!hd.memdesc needs a shared layout (#hd.swizzled, #hd.padded, #hd.shared_linear or #hd.matrix_shared), got #hd.blocked}}
 func.func @f(%m: !hd.memdesc<128xf32, #b>)
 
 // -----
@@ -89,7 +89,7 @@ func.func @f(%d: !hd.tensor_desc<48x64xbf16, #m>)
 // -----
 
 #b = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// expected-error @+1 {{!hd.tensor_desc needs the shared layout its blocks land in}}
+// expected-error @+1 {{!hd.tensor_desc (the layout its blocks land in) needs a shared layout}}
 func.func @f(%d: !hd.tensor_desc<64xf32, #b>)
 
 // -----
