@@ -62,6 +62,13 @@ std::string binaryOf(const std::string &data, std::string &why) {
     if (!take(data, at, argCount))
       break;
     at += 4ull * argCount + 4 + 4 + 8;
+    // Format 3: a flag, then with it one tensor-descriptor spec per
+    // argument (rank, element bytes, swizzle, native, 5 block dims).
+    uint32_t hasDescs = 0;
+    if (!take(data, at, hasDescs))
+      break;
+    if (hasDescs)
+      at += 4ull * 9 * argCount;
   }
   if (at + binarySize > data.size()) {
     why = "truncated entry";
