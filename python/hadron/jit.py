@@ -15,6 +15,11 @@
    HADRON_COMPILE_ONLY it is also compiled for those targets
    (hadron.compile_only);
 3. launches on the grid (a tuple, or a function of the bound arguments).
+
+``kernel[grid]`` is a ``hadron._runtime.BoundLaunch``: a launch of a
+specialisation launched before, on DeviceArrays and Python numbers, does all
+three steps in C++ (python/src/Launcher.cpp) without running Python; any
+other call (a first launch, host arrays, a mistake) comes to ``run`` below.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import compile_only, trace_cache
+from . import _runtime, compile_only, trace_cache
 from . import runtime as rt
 from ._errors import CompileError
 from ._lazy import builder as _builder, builder_import_error
@@ -98,6 +103,11 @@ class JITFunction:
         self.index = {n: i for i, n in enumerate(self.arg_names)}
         self._parsed: Optional[ParsedFunction] = None
         self._cache: Dict[Any, CompiledKernel] = {}
+        # kernel[grid](...) of a specialisation launched before, in C++
+        # (python/src/Launcher.cpp); the rest comes back to run().
+        self._launcher = _runtime.Launcher(
+            self.arg_names, self.constexpr, self.defaults, _MISSING, rt.DeviceArray, _key_of,
+            rt._device_of, (hl._Layout, hl.dtype))
 
     @property
     def parsed(self) -> ParsedFunction:
@@ -155,9 +165,6 @@ class JITFunction:
         values = self.bind(args, kwargs)
         return call_inline(self.parsed, dict(zip(self.arg_names, values)))
 
-    def __getitem__(self, grid: Any) -> Callable[..., CompiledKernel]:
-        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
-
     # -- launching -------------------------------------------------------------
 
     def run(self, *args: Any, grid: Any, **kwargs: Any) -> CompiledKernel:
@@ -207,7 +214,11 @@ class JITFunction:
             elif v is None:
                 raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}` is None")
             else:
-                arr, hd_type, writeback = rt.host_view(v)
+                try:
+                    arr, hd_type, writeback = rt.host_view(v)
+                except TypeError as e:
+                    raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}`: "
+                                    f"{e}") from None
                 if staging is None:
                     staging = rt.Staging(dev)
                 kinds.append(("ptr", hd_type))
@@ -320,6 +331,11 @@ class JITFunction:
         """Compiles the specialisation these arguments select, without launching
         (the runtime arguments only give their types)."""
         return self.run(*args, grid=(0,), **kwargs)
+
+
+# kernel[grid] is a hadron._runtime.BoundLaunch, made by a __getitem__ written
+# in C (self._launcher.bind(self, grid)), so that a launch runs no Python.
+_runtime.Launcher.install_getitem(JITFunction)
 
 
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
