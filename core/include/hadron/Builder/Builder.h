@@ -48,12 +48,14 @@
 #include "mlir/IR/Value.h"
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace mlir {
@@ -85,6 +87,53 @@ template <typename T> struct Constexpr {
   operator const T &() const { return value; }
   const T &operator*() const { return value; }
   const T *operator->() const { return &value; }
+};
+
+/// Compile-time constants by name, the C++ form of the Python front end's
+/// constexpr dict: for a kernel whose callable takes `const Constexprs &`,
+/// so that a harness can hold a configuration as data.
+///
+///   auto fill = jit("fill", [](const Constexprs &c) {
+///     Tensor offsets = arange(0, c.get<int>("BLOCK"), c.get<Layout>("layout"));
+///     ...
+///   });
+///   fill.specialize({.numWarps = 4}, Constexprs{{"BLOCK", 1024}, {"layout", Blocked{...}}});
+///
+/// Entries are kept in name order: the specialisation key (name_value for
+/// each, fill.BLOCK_1024.layout_blocked_....w4) does not depend on the order
+/// they were given in, and each distinct map is its own module.
+class Constexprs {
+public:
+  using Value = std::variant<int64_t, bool, DType, Layout>;
+
+  Constexprs() = default;
+  Constexprs(std::initializer_list<std::pair<std::string, Value>> entries);
+
+  /// Sets `name`, replacing an earlier value.
+  Constexprs &set(const std::string &name, Value value);
+  bool contains(const std::string &name) const;
+  const std::vector<std::pair<std::string, Value>> &entries() const { return entries_; }
+
+  /// The value of `name` as T (an integer type, bool, DType or Layout).
+  /// Inside a trace, a missing name or a value of another kind stops it with
+  /// an error at the caller's location that names the constant and lists
+  /// those given.
+  template <typename T> T get(const std::string &name, SourceLoc loc = SourceLoc::current()) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return std::get<bool>(lookup(name, 1, loc));
+    else if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(std::get<int64_t>(lookup(name, 0, loc)));
+    else if constexpr (std::is_same_v<T, DType>)
+      return std::get<DType>(lookup(name, 2, loc));
+    else
+      return std::get<Layout>(lookup(name, 3, loc));
+  }
+
+private:
+  /// The value of `name`, which must hold alternative `index` of Value.
+  const Value &lookup(const std::string &name, size_t index, const SourceLoc &loc) const;
+
+  std::vector<std::pair<std::string, Value>> entries_;
 };
 
 //===----------------------------------------------------------------------===//
@@ -546,6 +595,8 @@ template <typename T> std::string keyPart(const Constexpr<T> &c) {
   std::string value = keyPart(c.value);
   return c.name.empty() ? value : c.name + "_" + value;
 }
+/// NAME_value for each entry, dot-separated.
+std::string keyPart(const Constexprs &c);
 /// Builds the module `key` for kernel `name` by running `body`.
 Result<Module> trace(const std::string &name, const std::string &key, const Options &options,
                      const SourceLoc &definedAt, const std::function<void()> &body);
