@@ -244,6 +244,12 @@ Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::curren
 Tensor uge(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 /// Floats: true where either operand is NaN.
 Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Signed integer division rounding toward negative infinity (Python's
+/// `//`) and toward positive infinity.
+Tensor floordiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ceildiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// The number of set bits of each integer element.
+Tensor popcount(const Tensor &x, SourceLoc loc = SourceLoc::current());
 /// x.to(type) with integers read or written as unsigned: zero-extends
 /// (extui), converts unsigned integers to floats (uitofp) and floats to
 /// unsigned integers (fptoui); narrowing and float-to-float as .to().
@@ -365,6 +371,18 @@ Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::cur
 Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 Tensor floor(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor ceil(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Rounds toward zero; to the nearest integer, halves away from zero.
+Tensor trunc(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor round(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor erf(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
+/// a raised to the float power b.
+Tensor pow(const Operand &a, const Operand &b, FastMath fm = FastMath::none,
+           SourceLoc loc = SourceLoc::current());
+/// The angle of the point (x, y), y first as in C.
+Tensor atan2(const Operand &y, const Operand &x, FastMath fm = FastMath::none,
+             SourceLoc loc = SourceLoc::current());
+/// The magnitude of a with the sign of b.
+Tensor copysign(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 Tensor tanh(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 /// a * b + c, rounded once.
 Tensor fma(const Operand &a, const Operand &b, const Operand &c,
