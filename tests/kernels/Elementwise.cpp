@@ -128,13 +128,133 @@ Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
   return kernel.specialize(options, use.blockFor(lanes), layoutOf(use.layout, lanes));
 }
 
+/// tests/e2e's op `name` ("i32_cmpi_ult": what follows the operands' type)
+/// with result type `out`.
+Body e2eBody(const std::string &name, Elem out) {
+  const std::string op = name.substr(name.find('_') + 1);
+  const hb::DType to = dtypeOf(out);
+  auto converted = [to](Tensor x) { return x.to(to); };
+  static const std::map<std::string, Body> fixed = {
+      {"addi", [](const Args &v) { return v[0] + v[1]; }},
+      {"subi", [](const Args &v) { return v[0] - v[1]; }},
+      {"muli", [](const Args &v) { return v[0] * v[1]; }},
+      {"divsi", [](const Args &v) { return v[0] / v[1]; }},
+      {"remsi", [](const Args &v) { return v[0] % v[1]; }},
+      {"divui", [](const Args &v) { return hb::udiv(v[0], v[1]); }},
+      {"remui", [](const Args &v) { return hb::urem(v[0], v[1]); }},
+      {"floordivsi", [](const Args &v) { return hb::floordiv(v[0], v[1]); }},
+      {"ceildivsi", [](const Args &v) { return hb::ceildiv(v[0], v[1]); }},
+      {"andi", [](const Args &v) { return v[0] & v[1]; }},
+      {"ori", [](const Args &v) { return v[0] | v[1]; }},
+      {"xori", [](const Args &v) { return v[0] ^ v[1]; }},
+      {"shli", [](const Args &v) { return v[0] << v[1]; }},
+      {"shrsi", [](const Args &v) { return v[0] >> v[1]; }},
+      {"shrui", [](const Args &v) { return hb::ushr(v[0], v[1]); }},
+      {"minsi", [](const Args &v) { return hb::minimum(v[0], v[1]); }},
+      {"maxsi", [](const Args &v) { return hb::maximum(v[0], v[1]); }},
+      {"minui", [](const Args &v) { return hb::umin(v[0], v[1]); }},
+      {"maxui", [](const Args &v) { return hb::umax(v[0], v[1]); }},
+      {"absi", [](const Args &v) { return hb::abs(v[0]); }},
+      {"ctpop", [](const Args &v) { return hb::popcount(v[0]); }},
+      {"cmpi_slt", [](const Args &v) { return (v[0] < v[1]).to(hb::int32); }},
+      {"cmpi_ult", [](const Args &v) { return hb::ult(v[0], v[1]).to(hb::int32); }},
+      {"cmpi_eq", [](const Args &v) { return (v[0] == v[1]).to(hb::int32); }},
+      {"cmpi_sge", [](const Args &v) { return (v[0] >= v[1]).to(hb::int32); }},
+      {"select", [](const Args &v) { return hb::where(v[0] > v[1], v[2], v[0]); }},
+      {"addf", [](const Args &v) { return v[0] + v[1]; }},
+      {"subf", [](const Args &v) { return v[0] - v[1]; }},
+      {"mulf", [](const Args &v) { return v[0] * v[1]; }},
+      {"divf", [](const Args &v) { return v[0] / v[1]; }},
+      {"remf", [](const Args &v) { return v[0] % v[1]; }},
+      {"negf", [](const Args &v) { return -v[0]; }},
+      {"maximumf", [](const Args &v) { return hb::maximum(v[0], v[1]); }},
+      {"minimumf", [](const Args &v) { return hb::minimum(v[0], v[1]); }},
+      {"maxnumf", [](const Args &v) { return hb::maxnum(v[0], v[1]); }},
+      {"minnumf", [](const Args &v) { return hb::minnum(v[0], v[1]); }},
+      {"cmpf_olt", [](const Args &v) { return (v[0] < v[1]).to(hb::int32); }},
+      {"cmpf_une", [](const Args &v) { return (v[0] != v[1]).to(hb::int32); }},
+      {"cmpf_uno", [](const Args &v) { return hb::unordered(v[0], v[1]).to(hb::int32); }},
+      {"cmpf_oge", [](const Args &v) { return (v[0] >= v[1]).to(hb::int32); }},
+      {"fma", [](const Args &v) { return hb::fma(v[0], v[1], v[2]); }},
+      {"sqrt", [](const Args &v) { return hb::sqrt(v[0]); }},
+      {"absf", [](const Args &v) { return hb::abs(v[0]); }},
+      {"floor", [](const Args &v) { return hb::floor(v[0]); }},
+      {"ceil", [](const Args &v) { return hb::ceil(v[0]); }},
+      {"trunc", [](const Args &v) { return hb::trunc(v[0]); }},
+      {"round", [](const Args &v) { return hb::round(v[0]); }},
+      {"copysign", [](const Args &v) { return hb::copysign(v[0], v[1]); }},
+      {"exp", [](const Args &v) { return hb::exp(v[0]); }},
+      {"exp2", [](const Args &v) { return hb::exp2(v[0]); }},
+      {"log", [](const Args &v) { return hb::log(v[0]); }},
+      {"log2", [](const Args &v) { return hb::log2(v[0]); }},
+      {"rsqrt", [](const Args &v) { return hb::rsqrt(v[0]); }},
+      {"sin", [](const Args &v) { return hb::sin(v[0]); }},
+      {"cos", [](const Args &v) { return hb::cos(v[0]); }},
+      {"tanh", [](const Args &v) { return hb::tanh(v[0]); }},
+      {"erf", [](const Args &v) { return hb::erf(v[0]); }},
+      {"powf", [](const Args &v) { return hb::pow(v[0], v[1]); }},
+      {"atan2", [](const Args &v) { return hb::atan2(v[0], v[1]); }},
+  };
+  if (auto it = fixed.find(op); it != fixed.end())
+    return it->second;
+  // Conversions: the op, then the result type.
+  const std::string how = op.substr(0, op.find('_'));
+  if (how == "extui" || how == "uitofp" || how == "fptoui")
+    return [to](const Args &v) { return hb::to_unsigned(v[0], to); };
+  if (how == "bitcast")
+    return [to](const Args &v) { return v[0].bitcast(to); };
+  if (how == "extsi" || how == "sitofp" || how == "trunci" || how == "fptosi" ||
+      how == "extf" || how == "truncf")
+    return [converted](const Args &v) { return converted(v[0]); };
+  return nullptr;
+}
+
+Result<hb::Module> buildE2e(const KernelUse &use, unsigned lanes) {
+  const hb::Layout layout = layoutOf(use.layout, lanes);
+  const int block = use.ints[0];
+  if (use.kernel == "axpb") {
+    auto axpb = hb::jit("axpb", [&](Constexpr<int> BLOCK) {
+      Tensor x = hb::arg(hb::pointer_type(hb::float32)), out = hb::arg(hb::pointer_type(hb::float32));
+      Tensor scale = hb::arg(hb::float32), n = hb::arg(hb::int32);
+      Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
+      Tensor mask = offsets < n;
+      hb::store(out + offsets, hb::load(x + offsets, mask) * scale + 1.5, mask);
+    });
+    return axpb.specialize(optionsOf(use), Constexpr<int>("BLOCK", block));
+  }
+  const E2eElementwiseOp *op = nullptr;
+  for (const E2eElementwiseOp &o : e2eElementwiseOps())
+    if (o.name == use.variant)
+      op = &o;
+  Body f = op ? e2eBody(op->name, op->out) : nullptr;
+  if (!f)
+    return Error("no e2e elementwise op '" + use.variant + "' (tests/kernels/Elementwise.cpp)");
+  auto kernel = hb::jit("elementwise", [&](Constexpr<int> BLOCK) {
+    Args ptrs, vals;
+    for (Elem e : op->ins)
+      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
+    Tensor out = hb::arg(hb::pointer_type(dtypeOf(op->out)));
+    Tensor n = hb::arg(hb::int32);
+    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
+    Tensor mask = offsets < n;
+    // Masked-off elements read 1: a division by what a masked load leaves
+    // undefined may trap (integer division does on x86).
+    for (const Tensor &p : ptrs)
+      vals.push_back(hb::load(p + offsets, mask, 1));
+    hb::store(out + offsets, f(vals), mask);
+  });
+  return kernel.specialize(optionsOf(use), Constexpr<int>("BLOCK", block));
+}
+
 } // namespace
 
 std::string addElementwiseKernels(BuiltKernels &out) {
   std::vector<ElementwiseUse> uses = elementwiseUses();
   for (ElementwiseUse &u : conversionUses())
     uses.push_back(std::move(u));
-  return addUses<ElementwiseUse>(out, uses, build);
+  if (std::string error = addUses<ElementwiseUse>(out, uses, build); !error.empty())
+    return error;
+  return addUses<KernelUse>(out, e2eElementwiseUses(), buildE2e);
 }
 
 } // namespace hadron::kernels
