@@ -41,6 +41,17 @@ Frame frame(const DType &in, const DType &out, int outputs) {
   return f;
 }
 
+/// Runs a frame kernel on one program: a and b in, the outputs, n.
+template <typename In, typename Out>
+::testing::AssertionResult runFrame(const Module &mod, std::vector<In> &a, std::vector<In> &b,
+                                    int n, std::vector<std::vector<Out>> &outs) {
+  std::vector<Arg> args = {input(a), input(b)};
+  for (auto &o : outs)
+    args.push_back(output(o));
+  args.push_back(i32(n));
+  return run(mod, {1, 1, 1}, args);
+}
+
 auto unsignedOps = jit("unsigned_ops", [] {
   Frame f = frame(int32, int32, 9);
   const Tensor results[] = {udiv(f.a, f.b),          urem(f.a, f.b),
@@ -70,11 +81,7 @@ TEST(BuilderOps, UnsignedIntegers) {
       b[i] = 3;
   }
   std::vector<std::vector<int32_t>> outs(9, poisoned<int32_t>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   for (int i = 0; i < n; ++i) {
     uint32_t x = uint32_t(a[i]), y = uint32_t(b[i]);
     const uint32_t want[] = {x / y, x % y, x >> (y & 31), std::max(x, y), std::min(x, y),
@@ -106,11 +113,7 @@ TEST(BuilderOps, Floats) {
   for (int i = 0; i < n; i += 5)
     (i % 2 ? a : b)[i] = NAN;
   std::vector<std::vector<float>> outs(6, poisoned<float>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   std::vector<std::vector<float>> want(6, poisoned<float>(kBlock));
   for (int i = 0; i < n; ++i) {
     want[0][i] = std::fmax(a[i], b[i]);
@@ -233,11 +236,7 @@ TEST(BuilderOps, RoundingDivisionAndPopcount) {
   for (int32_t &d : b)
     d = d == 0 ? 7 : d;
   std::vector<std::vector<int32_t>> outs(3, poisoned<int32_t>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   for (int i = 0; i < n; ++i) {
     const int32_t q = a[i] / b[i];
     const bool inexact = a[i] % b[i] != 0, negative = (a[i] < 0) != (b[i] < 0);
@@ -268,11 +267,7 @@ TEST(BuilderOps, MoreFloats) {
   a[0] = 2.5f; // round: halves go away from zero
   a[1] = -2.5f;
   std::vector<std::vector<float>> outs(6, poisoned<float>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   std::vector<std::vector<float>> want(6, poisoned<float>(kBlock));
   for (int i = 0; i < n; ++i) {
     want[0][i] = std::trunc(a[i]);

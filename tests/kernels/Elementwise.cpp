@@ -107,25 +107,34 @@ Body body(const std::string &name, int width) {
   return nullptr;
 }
 
+/// The kernel `name`: f of program pid's masked block of each input of
+/// `ins`, stored as `out` (the file header of Elementwise.h).
+Result<hb::Module> elementwise(const std::string &name, const std::vector<Elem> &ins, Elem out,
+                               const Body &f, const Blocked &layout, int block, unsigned lanes) {
+  auto kernel = hb::jit(name, [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
+    Args ptrs, vals;
+    for (Elem e : ins)
+      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
+    Tensor result = hb::arg(hb::pointer_type(dtypeOf(out)));
+    Tensor n = hb::arg(hb::int32);
+    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, L);
+    Tensor mask = offsets < n;
+    // Masked-off elements read 1: a division by what a masked load leaves
+    // undefined may trap (integer division does on x86).
+    for (const Tensor &p : ptrs)
+      vals.push_back(hb::load(p + offsets, mask, 1));
+    hb::store(result + offsets, f(vals), mask);
+  });
+  hb::Options options{.numWarps = static_cast<unsigned>(layout.numWarps())};
+  return kernel.specialize(options, block, layoutOf(layout, lanes));
+}
+
 Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
   Body f = use.kernel == "convert" ? conversion(use.op, use.out)
                                    : body(use.op, testkit::bitWidth(use.ins[0]));
   if (!f)
     return Error("no elementwise op '" + use.op + "' (tests/kernels/Elementwise.cpp)");
-  auto kernel = hb::jit(use.kernel, [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
-    Args ptrs, vals;
-    for (Elem e : use.ins)
-      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
-    Tensor out = hb::arg(hb::pointer_type(dtypeOf(use.out)));
-    Tensor n = hb::arg(hb::int32);
-    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, L);
-    Tensor mask = offsets < n;
-    for (const Tensor &p : ptrs)
-      vals.push_back(hb::load(p + offsets, mask, 1));
-    hb::store(out + offsets, f(vals), mask);
-  });
-  hb::Options options{.numWarps = static_cast<unsigned>(use.layout.numWarps())};
-  return kernel.specialize(options, use.blockFor(lanes), layoutOf(use.layout, lanes));
+  return elementwise(use.kernel, use.ins, use.out, f, use.layout, use.blockFor(lanes), lanes);
 }
 
 /// tests/e2e's op `name` ("i32_cmpi_ult": what follows the operands' type)
@@ -201,21 +210,7 @@ Result<hb::Module> buildE2e(const KernelUse &use, unsigned lanes) {
   Body f = op ? e2eBody(op->name, op->ins[0], op->out) : nullptr;
   if (!f)
     return Error("no e2e elementwise op '" + use.variant + "' (tests/kernels/Elementwise.cpp)");
-  auto kernel = hb::jit("elementwise", [&](Constexpr<int> BLOCK) {
-    Args ptrs, vals;
-    for (Elem e : op->ins)
-      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
-    Tensor out = hb::arg(hb::pointer_type(dtypeOf(op->out)));
-    Tensor n = hb::arg(hb::int32);
-    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
-    Tensor mask = offsets < n;
-    // Masked-off elements read 1: a division by what a masked load leaves
-    // undefined may trap (integer division does on x86).
-    for (const Tensor &p : ptrs)
-      vals.push_back(hb::load(p + offsets, mask, 1));
-    hb::store(out + offsets, f(vals), mask);
-  });
-  return kernel.specialize(optionsOf(use), Constexpr<int>("BLOCK", block));
+  return elementwise("elementwise", op->ins, op->out, f, use.layout, block, lanes);
 }
 
 } // namespace
