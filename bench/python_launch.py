@@ -20,9 +20,14 @@ Measures, for the copy kernel of docs/frontend-python.md:
   the first calls served by those caches;
 - cached launch: kernel[grid](...) of an already compiled specialisation on
   hadron.DeviceArray arguments, wall clock per call over --launches calls
-  (then one synchronize), the same through the bare C++ launch binding, and
-  with the launch stubbed out (what the Python layer adds). With numpy arguments (copied to the
-  device and back each launch) for comparison.
+  (then one synchronize); the same through the bare C++ launch binding
+  (Kernel.launch, the arguments converted from a list); both on an empty
+  grid (0,), which goes through everything but the device's own launch
+  (the runtime checks the arguments and returns): what the front end adds;
+  and the Python path (JITFunction.run: first launches, host arrays), which
+  every cached launch took before python/src/Launcher.cpp.
+  With numpy arguments (copied to the device and back each launch) for
+  comparison.
 """
 
 from __future__ import annotations
@@ -108,19 +113,14 @@ def main() -> int:
             times.append((time.perf_counter() - t) / args.launches * 1e6)
         return statistics.median(times)
 
-    launcher = copy[grid]
-    us_python = per_call_us(lambda: launcher(x, y, n, XBLOCK=block, device=dev))
+    us_python = per_call_us(lambda: copy[grid](x, y, n, XBLOCK=block, device=dev))
     kernel, launch_args = compiled.kernel, [x.buffer, y.buffer, n]
     us_binding = per_call_us(lambda: kernel.launch(grid[0], 1, 1, launch_args))
-
-    class NoLaunch:
-        def launch(self, *args) -> None:
-            pass
-
-    # The Python layer alone: the same call with the launch stubbed out.
-    compiled.kernel = NoLaunch()
-    us_layer = per_call_us(lambda: launcher(x, y, n, XBLOCK=block, device=dev))
-    compiled.kernel = kernel
+    empty = (0,)
+    us_layer = per_call_us(lambda: copy[empty](x, y, n, XBLOCK=block, device=dev))
+    us_binding_empty = per_call_us(lambda: kernel.launch(0, 1, 1, launch_args))
+    us_run_empty = per_call_us(lambda: copy.run(x, y, n, XBLOCK=block, device=dev, grid=empty))
+    launcher = copy[grid]
     yn = np.empty(n, np.float32)
     saved = args.launches
     args.launches = max(1, saved // 10)
@@ -136,7 +136,9 @@ def main() -> int:
     print(f"first call of a new kernel object, cache warm: {t_warm * 1e3:8.1f} ms")
     print(f"cached launch, kernel[grid](...) on DeviceArrays: {us_python:8.2f} us/call")
     print(f"cached launch, C++ binding only:                  {us_binding:8.2f} us/call")
-    print(f"the Python layer alone (launch stubbed out):       {us_layer:8.2f} us/call")
+    print(f"kernel[(0,)](...): all but the device's launch:   {us_layer:8.2f} us/call")
+    print(f"C++ binding only, grid (0,):                      {us_binding_empty:8.2f} us/call")
+    print(f"the Python path (JITFunction.run), grid (0,):     {us_run_empty:8.2f} us/call")
     print(f"cached launch, numpy arguments (copied):          {us_numpy:8.2f} us/call")
     return 0
 

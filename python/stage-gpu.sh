@@ -102,7 +102,8 @@ done
 
 # What rebuilding hadron._runtime for another Python needs.
 mkdir -p "$out/src/python" "$out/src/include"
-cp "$root"/python/src/{Bindings.h,RuntimeBindings.cpp,RuntimeModule.cpp} "$out/src/python/"
+cp "$root"/python/src/{Bindings.h,RuntimeObjects.h,RuntimeBindings.cpp,RuntimeModule.cpp,Launcher.cpp} \
+   "$out/src/python/"
 cp -r "$root/runtime/include/hadron" "$out/src/include/"
 cp -r "$root/plugins/include/hadron/plugin" "$out/src/include/hadron/"
 mkdir -p "$out/src/nanobind"
@@ -123,7 +124,8 @@ nb=src/nanobind
 \${CXX:-g++} -std=c++20 -O2 -shared -fPIC -fvisibility=hidden -fno-strict-aliasing \\
   -DHADRON_VERSION='"$version"' -DNB_COMPACT_ASSERTIONS -DNDEBUG \\
   -I"\$include" -I\$nb/include -I\$nb/ext/robin_map/include -Isrc/include \\
-  src/python/RuntimeModule.cpp src/python/RuntimeBindings.cpp \$nb/src/nb_combined.cpp \\
+  src/python/RuntimeModule.cpp src/python/RuntimeBindings.cpp src/python/Launcher.cpp \\
+  \$nb/src/nb_combined.cpp \\
   -Llib -lhadron-runtime -Wl,-rpath,'\$ORIGIN/../../lib' \\
   -o "python/hadron/_runtime\$suffix"
 echo "build-runtime-ext: python/hadron/_runtime\$suffix"

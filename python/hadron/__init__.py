@@ -18,7 +18,7 @@ from ._errors import CompileError  # noqa: F401
 from ._runtime import RuntimeError  # noqa: F401  (the runtime's)
 from . import language, testing  # noqa: F401
 from .autotuner import Autotuner, Config, autotune  # noqa: F401
-from .jit import CompiledKernel, JITFunction, jit  # noqa: F401
+from .jit import CompiledBinary, CompiledKernel, JITFunction, compile, jit  # noqa: F401
 from .runtime import (DeviceArray, cache_dir, device, devices, empty,  # noqa: F401
                       to_device)
 
@@ -29,5 +29,5 @@ def cdiv(a: int, b: int) -> int:
 
 
 __all__ = ["CompileError", "RuntimeError", "language", "testing", "Autotuner", "Config",
-           "autotune", "CompiledKernel", "JITFunction", "jit", "DeviceArray", "cache_dir",
-           "device", "devices", "empty", "to_device", "cdiv"]
+           "autotune", "CompiledBinary", "CompiledKernel", "JITFunction", "compile", "jit",
+           "DeviceArray", "cache_dir", "device", "devices", "empty", "to_device", "cdiv"]

@@ -126,7 +126,7 @@ class Autotuner:
             config = self._tune(entry, args, grid, kwargs)
             self._save(entry, config)
         self.best[entry] = config
-        return self.fn.run(*args, grid=grid, **kwargs, **config.all_kwargs())
+        return self.fn[grid](*args, **kwargs, **config.all_kwargs())
 
     def _tune(self, entry: str, args: Sequence[Any], grid: Any,
               kwargs: Dict[str, Any]) -> Config:

@@ -15,6 +15,11 @@
    HADRON_COMPILE_ONLY it is also compiled for those targets
    (hadron.compile_only);
 3. launches on the grid (a tuple, or a function of the bound arguments).
+
+``kernel[grid]`` is a ``hadron._runtime.BoundLaunch``: a launch of a
+specialisation launched before, on DeviceArrays and Python numbers, does all
+three steps in C++ (python/src/Launcher.cpp) without running Python; any
+other call (a first launch, host arrays, a mistake) comes to ``run`` below.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import compile_only, trace_cache
+from . import _runtime, compile_only, trace_cache
 from . import runtime as rt
 from ._errors import CompileError
 from ._lazy import builder as _builder, builder_import_error
@@ -75,6 +80,51 @@ class CompiledKernel:
         self.device = device
 
 
+class CompiledBinary:
+    """A specialisation compiled for a target without loading it
+    (hadron.compile(..., target=...)); the runtime's kernel cache holds the
+    binary, which a device of that arch loads for the same IR."""
+
+    __slots__ = ("key", "ir", "target", "kernels", "binary_size")
+
+    def __init__(self, key: str, ir: str, target: str, kernels: List[str],
+                 binary_size: int) -> None:
+        self.key = key
+        self.ir = ir
+        self.target = target
+        self.kernels = kernels
+        self.binary_size = binary_size
+
+    def __repr__(self) -> str:
+        return f"CompiledBinary({self.key} for {self.target}, {self.binary_size} bytes)"
+
+
+# Triton's spellings of element types, beside hd's.
+_TRITON_TYPES = {"fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "i1": "i1",
+                 "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "u8": "i8", "u16": "i16",
+                 "u32": "i32", "u64": "i64"}
+
+
+def _signature_kind(kernel: str, name: str, t: Any) -> Any:
+    """A runtime argument's part of the key, from its type in a signature:
+    an hl dtype (``hl.int32``, ``hl.pointer_type(hl.float32)``) or a string
+    (``"i32"``, ``"f32"``, ``"*f32"``, Triton's ``"*fp32"``)."""
+    if isinstance(t, hl.dtype):
+        text = t._identity()
+        if text.startswith("ptr<") and text.endswith(", global>"):
+            return ("ptr", text[4:-len(", global>")])
+        if text in hl._BY_TEXT:
+            return text
+    elif isinstance(t, str):
+        pointer = t.startswith("*")
+        elem = t[1:] if pointer else t
+        elem = elem if elem in hl._BY_TEXT else _TRITON_TYPES.get(elem, "")
+        if elem:
+            return ("ptr", elem) if pointer else elem
+    raise TypeError(f"{kernel}: argument `{name}` has type {t!r}; give an hl dtype "
+                    "(hl.int32, hl.pointer_type(hl.float32)) or a string (\"i32\", \"*f32\")")
+
+
 class JITFunction:
     """A kernel; ``kernel[grid](...)`` launches it."""
 
@@ -98,6 +148,11 @@ class JITFunction:
         self.index = {n: i for i, n in enumerate(self.arg_names)}
         self._parsed: Optional[ParsedFunction] = None
         self._cache: Dict[Any, CompiledKernel] = {}
+        # kernel[grid](...) of a specialisation launched before, in C++
+        # (python/src/Launcher.cpp); the rest comes back to run().
+        self._launcher = _runtime.Launcher(
+            self.arg_names, self.constexpr, self.defaults, _MISSING, rt.DeviceArray, _key_of,
+            rt._device_of, (hl._Layout, hl.dtype))
 
     @property
     def parsed(self) -> ParsedFunction:
@@ -155,9 +210,6 @@ class JITFunction:
         values = self.bind(args, kwargs)
         return call_inline(self.parsed, dict(zip(self.arg_names, values)))
 
-    def __getitem__(self, grid: Any) -> Callable[..., CompiledKernel]:
-        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
-
     # -- launching -------------------------------------------------------------
 
     def run(self, *args: Any, grid: Any, **kwargs: Any) -> CompiledKernel:
@@ -207,7 +259,11 @@ class JITFunction:
             elif v is None:
                 raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}` is None")
             else:
-                arr, hd_type, writeback = rt.host_view(v)
+                try:
+                    arr, hd_type, writeback = rt.host_view(v)
+                except TypeError as e:
+                    raise TypeError(f"{self.__name__}: argument `{self.arg_names[i]}`: "
+                                    f"{e}") from None
                 if staging is None:
                     staging = rt.Staging(dev)
                 kinds.append(("ptr", hd_type))
@@ -248,17 +304,67 @@ class JITFunction:
             grid = grid(meta)
         return tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
 
-    def _compile(self, dev: Any, num_warps: int, values: List[Any],
-                 kinds: List[Any]) -> CompiledKernel:
+    def _traced(self, num_warps: int, values: List[Any], kinds: List[Any]) -> trace_cache.Trace:
+        """The trace of a specialisation: from the trace cache, else traced
+        (and stored there)."""
         k = trace_cache.key(self, num_warps, values, kinds)
         trace = trace_cache.load(k)
         if trace is None:
             trace = self._trace(num_warps, values, kinds, k)
             trace_cache.store(k, trace)
         compile_only.compile_for_targets(trace.ir, self.__name__, trace.name)
-        kernel = dev.load_ir(trace.ir).kernel(self.__name__)
+        return trace
+
+    def _compile(self, dev: Any, num_warps: int, values: List[Any], kinds: List[Any],
+                 opt_level: int = 3) -> CompiledKernel:
+        trace = self._traced(num_warps, values, kinds)
+        kernel = dev.load_ir(trace.ir, opt_level).kernel(self.__name__)
         return CompiledKernel(kernel, trace.name, trace.ir, trace.written, trace.writes_unknown,
                               dev)
+
+    def compile(self, signature: Dict[str, Any], constexprs: Optional[Dict[str, Any]] = None,
+                *, device: Any = None, target: Optional[str] = None, num_warps: int = 4,
+                opt_level: int = 3) -> Any:
+        """hadron.compile(self, ...): see there."""
+        if device is not None and target is not None:
+            raise ValueError(f"{self.__name__}: compile for a device or a target, not both")
+        given = dict(constexprs or {})
+        types = dict(signature)
+        values: List[Any] = []
+        kinds: List[Any] = []
+        for i, name in enumerate(self.arg_names):
+            if self.constexpr[i]:
+                if name in given:
+                    v = hl._unwrap(given.pop(name))
+                elif self.defaults[i] is not _MISSING:
+                    v = self.defaults[i]
+                else:
+                    raise TypeError(f"{self.__name__}: constexpr `{name}` has no value "
+                                    f"(constexprs=...; it takes {self._signature()})")
+                values.append(v)
+                kinds.append(v if type(v) in (int, bool, str) else _key_of(v))
+            else:
+                if name not in types:
+                    raise TypeError(f"{self.__name__}: argument `{name}` has no type "
+                                    f"(signature=...; it takes {self._signature()})")
+                values.append(None)
+                kinds.append(_signature_kind(self.__name__, name, types.pop(name)))
+        for what, left in (("constexpr", given), ("runtime argument", types)):
+            if left:
+                raise TypeError(f"{self.__name__}() has no {what} "
+                                f"{', '.join(f'`{k}`' for k in left)} ({self._signature()})")
+        if target is not None:
+            trace = self._traced(num_warps, values, kinds)
+            names, size = rt.context().compile(target, trace.ir, opt_level)
+            return CompiledBinary(trace.name, trace.ir, target, list(names), size)
+        dev = rt._device_of(device)
+        key = (dev.name, num_warps, *kinds)
+        if opt_level == 3:  # what launches use: a later launch finds it
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = self._cache[key] = self._compile(dev, num_warps, values, kinds)
+            return compiled
+        return self._compile(dev, num_warps, values, kinds, opt_level)
 
     def _describe(self, num_warps: int, values: List[Any], kinds: List[Any]) -> str:
         parts = [f"{n}={trace_cache.value_key(v)}" if c else f"{n}: {kind}"
@@ -320,6 +426,34 @@ class JITFunction:
         """Compiles the specialisation these arguments select, without launching
         (the runtime arguments only give their types)."""
         return self.run(*args, grid=(0,), **kwargs)
+
+
+def compile(fn: Any, signature: Dict[str, Any], constexprs: Optional[Dict[str, Any]] = None,
+            *, device: Any = None, target: Optional[str] = None, num_warps: int = 4,
+            opt_level: int = 3) -> Any:
+    """Compiles one specialisation of the kernel `fn` without launching it.
+
+    ``signature`` gives each runtime argument's type by name (``{"src":
+    "*f32", "n": "i32"}`` or hl dtypes), ``constexprs`` each constexpr's value
+    by name (a default may be left out). On a ``device`` (a Device or a
+    selector; by default HADRON_DEVICE's) it returns the CompiledKernel that
+    ``fn[grid](...)`` with those constexprs and argument types then launches;
+    for a ``target`` (``"nvidia:sm_90a"``, ``"host"``), which needs no device
+    of it, a CompiledBinary. Each specialisation is its own module (its key,
+    in the IR, names the constexprs), so its own entry in the trace cache and
+    in the runtime's kernel cache (keyed by IR, target, options and
+    compiler): compiling it again, here or in another process, is a hit."""
+    if isinstance(getattr(fn, "fn", None), JITFunction):
+        fn = fn.fn  # an autotuned kernel
+    if not isinstance(fn, JITFunction):
+        raise TypeError(f"hadron.compile takes a @hadron.jit kernel, got {fn!r}")
+    return fn.compile(signature, constexprs, device=device, target=target,
+                      num_warps=num_warps, opt_level=opt_level)
+
+
+# kernel[grid] is a hadron._runtime.BoundLaunch, made by a __getitem__ written
+# in C (self._launcher.bind(self, grid)), so that a launch runs no Python.
+_runtime.Launcher.install_getitem(JITFunction)
 
 
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:

@@ -85,6 +85,7 @@ class DeviceArray:
         self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
         # A zero-byte buffer has no address to launch with.
         self.buffer = dev.alloc(max(self.nbytes, self.dtype.itemsize))
+        self.buffer.element = self.hd_type
 
     def data_ptr(self) -> int:
         return self.buffer.ptr

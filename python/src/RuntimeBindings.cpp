@@ -1,16 +1,13 @@
 //===- RuntimeBindings.cpp - hadron._runtime over the runtime's C++ API ----===//
 //
-// Handles keep what they were made from alive (a buffer its context, a
-// kernel its module), so Python's collector may free them in any order.
 // Failures raise hadron.RuntimeError with the runtime's code and message.
-// Launch is the one hot path: its arguments are converted here, from the
-// kernel's signature, with no Python in between.
+// Kernel.launch converts its arguments here, from the kernel's signature,
+// with no Python in between; kernel[grid](...) of a specialisation launched
+// before goes through Launcher.cpp instead.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bindings.h"
-
-#include "hadron/runtime/Runtime.hpp"
+#include "RuntimeObjects.h"
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -19,53 +16,9 @@
 #include <memory>
 
 namespace nb = nanobind;
-namespace rt = hadron::runtime;
 
 namespace hadron::python {
 namespace {
-
-[[noreturn]] void raise(const rt::Status &s) {
-  throw RuntimeFailure(std::string(hd_status_name(s.code())) + ": " + s.message());
-}
-void check(const rt::Status &s) {
-  if (!s)
-    raise(s);
-}
-template <typename T> T take(rt::Expected<T> e) {
-  if (!e)
-    raise(e.status());
-  return std::move(e).value();
-}
-
-struct PyContext {
-  rt::Context context;
-};
-using ContextRef = std::shared_ptr<PyContext>;
-
-struct PyDevice {
-  ContextRef ctx;
-  rt::Device device;
-};
-
-struct PyBuffer {
-  ContextRef ctx;
-  rt::Buffer buffer;
-};
-
-struct PyModule {
-  ContextRef ctx;
-  rt::Module module;
-};
-
-struct PyKernel {
-  std::shared_ptr<PyModule> module;
-  rt::Kernel kernel;
-};
-
-struct PyEvent {
-  ContextRef ctx;
-  rt::Event event;
-};
 
 nb::dict infoDict(const hd_device_info &info) {
   nb::dict d;
@@ -198,6 +151,23 @@ void bindRuntime(nb::module_ &m) {
   nb::class_<PyBuffer>(m, "Buffer")
       .def_prop_ro("ptr", [](const PyBuffer &b) { return b.buffer.devicePtr(); })
       .def_prop_ro("size", [](const PyBuffer &b) { return b.buffer.size(); })
+      // The element type a hadron.DeviceArray holds ("f32", ...; "" for
+      // none), which the launcher reads for the specialisation key.
+      .def_prop_rw(
+          "element",
+          [](const PyBuffer &b) {
+            return std::string(b.element == HD_ARG_PTR ? "" : hd_arg_kind_name(b.element));
+          },
+          [](PyBuffer &b, const std::string &name) {
+            for (int k = HD_ARG_I1; k <= HD_ARG_F64; ++k)
+              if (name == hd_arg_kind_name(static_cast<hd_arg_kind>(k))) {
+                b.element = static_cast<hd_arg_kind>(k);
+                return;
+              }
+            if (!name.empty())
+              throw nb::value_error(("no hd element type `" + name + "`").c_str());
+            b.element = HD_ARG_PTR;
+          })
       // Host memory is given by address and size (numpy's
       // __array_interface__['data'][0], torch's data_ptr()).
       .def(
@@ -248,6 +218,8 @@ void bindRuntime(nb::module_ &m) {
           },
           nb::arg("gx"), nb::arg("gy"), nb::arg("gz"), nb::arg("args"),
           nb::arg("dynamic_shared_bytes") = 0);
+
+  bindLauncher(m);
 
   nb::class_<PyEvent>(m, "Event")
       .def("record", [](PyEvent &e) { check(e.event.record()); })

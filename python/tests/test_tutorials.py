@@ -1,4 +1,6 @@
-"""The tutorials' own tests (python/tutorials), run on the test's device."""
+"""The tutorials' own tests (python/tutorials), run on the test's device:
+the host in python.pytest, the OpenCL CPU device in
+python.tutorials.opencl-cpu (HADRON_DEVICE=intel)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import importlib.util
 import os
 
 import pytest
+
+import hadron
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TUTORIALS = os.path.join(os.path.dirname(HERE), "tutorials")
@@ -35,3 +39,9 @@ def test_tutorial_benchmarks_run():
     assert intro.bench_memcpy(1024, xnumel=1 << 14) > 0
     assert layouts.bench_memcpy_1d(4, 2048, xnumel=1 << 14) > 0
     assert layouts.bench_memcpy_2d(layouts.ROW_MAJOR, shape=(128, 128)) > 0
+
+
+def test_on_the_device_selected():
+    selector = os.environ.get("HADRON_DEVICE", "host")
+    if ":" in selector or selector.isidentifier():  # a plugin, or one device of it
+        assert hadron.device().plugin == selector.split(":")[0]

@@ -1,8 +1,10 @@
 //===- AddedOpsTest.cpp - Unsigned integer ops, conversions and atomics,
 //                        maxnum/minnum, floor/ceil/tanh, unordered,
-//                        join/split ------------------------------------===//
+//                        join/split, rounding divisions, popcount,
+//                        trunc/round/erf/pow/atan2/copysign ----------------===//
 //
-// The ops the conformance suite needed when it moved off IR text. Each
+// The ops the conformance suite and tests/e2e needed when they moved off IR
+// text. Each
 // kernel computes several of them on loaded tiles and stores each result to
 // its own output; the printed IR must hold the op, and the host run must
 // match a C++ reference on random inputs (NaNs mixed in for the float ones).
@@ -39,6 +41,17 @@ Frame frame(const DType &in, const DType &out, int outputs) {
   return f;
 }
 
+/// Runs a frame kernel on one program: a and b in, the outputs, n.
+template <typename In, typename Out>
+::testing::AssertionResult runFrame(const Module &mod, std::vector<In> &a, std::vector<In> &b,
+                                    int n, std::vector<std::vector<Out>> &outs) {
+  std::vector<Arg> args = {input(a), input(b)};
+  for (auto &o : outs)
+    args.push_back(output(o));
+  args.push_back(i32(n));
+  return run(mod, {1, 1, 1}, args);
+}
+
 auto unsignedOps = jit("unsigned_ops", [] {
   Frame f = frame(int32, int32, 9);
   const Tensor results[] = {udiv(f.a, f.b),          urem(f.a, f.b),
@@ -68,11 +81,7 @@ TEST(BuilderOps, UnsignedIntegers) {
       b[i] = 3;
   }
   std::vector<std::vector<int32_t>> outs(9, poisoned<int32_t>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   for (int i = 0; i < n; ++i) {
     uint32_t x = uint32_t(a[i]), y = uint32_t(b[i]);
     const uint32_t want[] = {x / y, x % y, x >> (y & 31), std::max(x, y), std::min(x, y),
@@ -104,11 +113,7 @@ TEST(BuilderOps, Floats) {
   for (int i = 0; i < n; i += 5)
     (i % 2 ? a : b)[i] = NAN;
   std::vector<std::vector<float>> outs(6, poisoned<float>(kBlock));
-  std::vector<Arg> args = {input(a), input(b)};
-  for (auto &o : outs)
-    args.push_back(output(o));
-  args.push_back(i32(n));
-  ASSERT_TRUE(run(*mod, {1, 1, 1}, args));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
   std::vector<std::vector<float>> want(6, poisoned<float>(kBlock));
   for (int i = 0; i < n; ++i) {
     want[0][i] = std::fmax(a[i], b[i]);
@@ -212,6 +217,70 @@ TEST(BuilderOps, JoinAndSplit) {
   EXPECT_TRUE(close(out, want, 0, 0));
   EXPECT_TRUE(close(lo, a, 0, 0));
   EXPECT_TRUE(close(hi, b, 0, 0));
+}
+
+// The ops tests/e2e's Elementwise test needed when it moved off IR text.
+auto roundingDivisionAndBits = jit("rounding_division_and_bits", [] {
+  Frame f = frame(int32, int32, 3);
+  const Tensor results[] = {floordiv(f.a, f.b), ceildiv(f.a, f.b), popcount(f.a)};
+  for (size_t i = 0; i < f.outs.size(); ++i)
+    store(f.outs[i] + f.offsets, results[i], f.mask);
+});
+
+TEST(BuilderOps, RoundingDivisionAndPopcount) {
+  auto mod = roundingDivisionAndBits.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"arith.floordivsi", "arith.ceildivsi", "math.ctpop"}));
+  ASSERT_TRUE(mod);
+  const int n = kBlock - 1 - int(rng()() % 40);
+  std::vector<int32_t> a = randomI32(n, -100000, 100000), b = randomI32(n, -50, 50);
+  for (int32_t &d : b)
+    d = d == 0 ? 7 : d;
+  std::vector<std::vector<int32_t>> outs(3, poisoned<int32_t>(kBlock));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
+  for (int i = 0; i < n; ++i) {
+    const int32_t q = a[i] / b[i];
+    const bool inexact = a[i] % b[i] != 0, negative = (a[i] < 0) != (b[i] < 0);
+    const int32_t want[] = {inexact && negative ? q - 1 : q, inexact && !negative ? q + 1 : q,
+                            __builtin_popcount(uint32_t(a[i]))};
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(outs[k][i], want[k]) << "output " << k << ", " << a[i] << ", " << b[i];
+  }
+  for (auto &o : outs)
+    EXPECT_EQ(uint32_t(o[n]), 0xAAAAAAAAu) << "written past n";
+}
+
+auto moreFloatOps = jit("more_float_ops", [] {
+  Frame f = frame(float32, float32, 6);
+  const Tensor results[] = {trunc(f.a),           round(f.a),       erf(f.a),
+                            pow(abs(f.a), f.b),   atan2(f.a, f.b),  copysign(f.a, f.b)};
+  for (size_t i = 0; i < f.outs.size(); ++i)
+    store(f.outs[i] + f.offsets, results[i], f.mask);
+});
+
+TEST(BuilderOps, MoreFloats) {
+  auto mod = moreFloatOps.specialize({.numWarps = 4});
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"math.trunc", "math.round", "math.erf", "math.powf",
+                                          "math.atan2", "math.copysign"}));
+  ASSERT_TRUE(mod);
+  const int n = kBlock - 1 - int(rng()() % 40);
+  std::vector<float> a = randomF32(n, -4, 4), b = randomF32(n, -3, 3);
+  a[0] = 2.5f; // round: halves go away from zero
+  a[1] = -2.5f;
+  std::vector<std::vector<float>> outs(6, poisoned<float>(kBlock));
+  ASSERT_TRUE(runFrame(*mod, a, b, n, outs));
+  std::vector<std::vector<float>> want(6, poisoned<float>(kBlock));
+  for (int i = 0; i < n; ++i) {
+    want[0][i] = std::trunc(a[i]);
+    want[1][i] = std::round(a[i]);
+    want[2][i] = std::erf(a[i]);
+    want[3][i] = std::pow(std::fabs(a[i]), b[i]);
+    want[4][i] = std::atan2(a[i], b[i]);
+    want[5][i] = std::copysign(a[i], b[i]);
+  }
+  for (int k = 0; k < 6; ++k) {
+    const bool exact = k == 0 || k == 1 || k == 5;
+    EXPECT_TRUE(close(outs[k], want[k], exact ? 0 : 1e-6, exact ? 0 : 1e-5)) << "output " << k;
+  }
 }
 
 TEST(BuilderOps, SplitNeedsAMinorDimensionOfTwo) {

@@ -2,13 +2,19 @@
 //
 // print and a passing assert must not change what a kernel computes; a
 // failing assert must come back as an error from the launch or the
-// synchronisation, carrying the assert's message. A device assert may leave
+// synchronisation, carrying the assert's message. The assert and hint
+// kernels are the kernel library's (tests/kernels/Debug.h, written with the
+// C++ builder); the print kernels stay IR text on purpose: they check how
+// the parser reads hd.print (an attribute dictionary on a print without
+// values, a bare print before an op with a result), which the builder
+// cannot write. A device assert may leave
 // the device unusable (a CUDA context is), so the failing launch runs in a
 // child process: this binary, re-run on this one test.
 //
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/Debug.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -61,7 +67,11 @@ void checkPlusOne(Program &p, int kid, int block, std::mt19937_64 &rng, int32_t 
 }
 
 const Blocked kSmall{{1}, {32}, {1}, {0}};
-const Blocked kWide{{4}, {32}, {4}, {0}};
+
+/// The library's kernel of `use` for this session's lane count.
+int addKernel(Program &p, const kernels::KernelUse &use) {
+  return p.addBuilt(use.key(session().lanes), use.kernel);
+}
 
 // Values, a scalar and hex, from a small tile (every thread that holds an
 // element prints it); the output is not captured, the results are checked.
@@ -97,13 +107,7 @@ TEST(DebugOps, PrintWithoutValuesBeforeAResult) {
 TEST(DebugOps, PassingAssertRunsAndChangesNothing) {
   E2E_BEGIN();
   Program p;
-  int kid = p.add(plusOne("assert_ok", kWide, 512, [](KernelBuilder &k, const std::string &x,
-                                                     const std::string &tt, auto &, auto &) {
-    std::string ok = k.let("arith.cmpi slt, " + x + ", " +
-                           k.let("arith.constant dense<1000> : " + tt) + " : " + tt);
-    k.line("hd.assert " + ok + ", \"hadron-e2e: x out of range\" : " +
-           tt.substr(0, tt.find('x') + 1) + "i1" + tt.substr(tt.find(',')));
-  }));
+  int kid = addKernel(p, kernels::e2edebug::assertOk());
   E2E_READY(p);
   checkPlusOne(p, kid, 512, rng, -1000, 999);
 }
@@ -114,32 +118,10 @@ TEST(DebugOps, PassingAssertRunsAndChangesNothing) {
 // not justify, a dropped mask) changes the results.
 TEST(DebugOps, AssumeAndMultipleOfKeepResults) {
   E2E_BEGIN();
-  constexpr int kBlock = 512;
-  KernelBuilder k("hints", kWide.numWarps());
-  std::string l = k.layout("l", kWide.str(S.lanes));
-  std::string in = k.arg("!hd.ptr<i32>"), out = k.arg("!hd.ptr<i32>"), n = k.arg("i32");
-  std::string tt = tensor({kBlock}, "i32", l), pt = tensor({kBlock}, "!hd.ptr<i32>", l);
-  std::string positive = k.let("arith.cmpi sgt, " + n + ", " + k.constI32(0) + " : i32");
-  k.line("hd.assume " + positive);
-  std::string start = k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(kBlock) +
-                            " : i32");
-  std::string aligned = k.let("hd.multiple_of " + start + ", [512] : i32");
-  std::string tile = k.let("hd.multiple_of " + k.splat(aligned, tt) + ", [512] : " + tt);
-  std::string offs = k.let("arith.addi " + tile + ", " +
-                           k.let("hd.arange 0 to " + std::to_string(kBlock) + " : " + tt) + " : " + tt);
-  std::string mask = k.let("arith.cmpi slt, " + offs + ", " + k.splat(n, tt) + " : " + tt);
-  std::string ip = k.let("hd.multiple_of " + in + ", [16] : !hd.ptr<i32>");
-  std::string op = k.let("hd.multiple_of " + out + ", [16] : !hd.ptr<i32>");
-  std::string x = k.let("hd.load " + k.let("hd.addptr " + k.splat(ip, pt) + ", " + offs + " : " + pt +
-                                           ", " + tt) +
-                        " mask " + mask + " : " + pt);
-  std::string y = k.let("arith.addi " + x + ", " + k.let("arith.constant dense<1> : " + tt) + " : " + tt);
-  k.line("hd.store " + k.let("hd.addptr " + k.splat(op, pt) + ", " + offs + " : " + pt + ", " + tt) +
-         ", " + y + " mask " + mask + " : " + pt);
   Program p;
-  int kid = p.add(k);
+  int kid = addKernel(p, kernels::e2edebug::hints());
   E2E_READY(p);
-  checkPlusOne(p, kid, kBlock, rng, -100000, 100000);
+  checkPlusOne(p, kid, kernels::e2edebug::hints().ints[0], rng, -100000, 100000);
 }
 
 //===----------------------------------------------------------------------===//
@@ -147,7 +129,7 @@ TEST(DebugOps, AssumeAndMultipleOfKeepResults) {
 //===----------------------------------------------------------------------===//
 
 constexpr const char kChildEnv[] = "HADRON_E2E_ASSERT_CHILD";
-constexpr const char kMessage[] = "hadron-e2e: planted value found";
+const std::string kMessage = kernels::e2eAssertMessage();
 
 std::string selfPath() {
   char buf[4096];
@@ -167,13 +149,7 @@ std::string readAll(const std::string &path) {
 TEST(DebugOps, FailingAssertIsReportedByTheLaunch) {
   E2E_BEGIN();
   Program p;
-  int kid = p.add(plusOne("assert_fails", kWide, 512, [](KernelBuilder &k, const std::string &x,
-                                                        const std::string &tt, auto &, auto &) {
-    std::string ok = k.let("arith.cmpi ne, " + x + ", " +
-                           k.let("arith.constant dense<4242> : " + tt) + " : " + tt);
-    k.line("hd.assert " + ok + ", \"" + std::string(kMessage) + "\" : " +
-           tt.substr(0, tt.find('x') + 1) + "i1" + tt.substr(tt.find(',')));
-  }));
+  int kid = addKernel(p, kernels::e2edebug::assertFails());
   E2E_READY(p);
 
   const char *child = std::getenv(kChildEnv);

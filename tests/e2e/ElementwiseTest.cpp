@@ -1,7 +1,9 @@
 //===- ElementwiseTest.cpp - arith and math on i32/i64/f16/f32/f64 tiles --===//
 //
-// One kernel per op and layout: load one to three input tiles (masked, a
-// tail past the last full block), apply the op, store. References are plain
+// One kernel per op and layout, from the kernel library
+// (tests/kernels/Elementwise.h, written with the C++ builder): load one to
+// three input tiles (masked, a tail past the last full block), apply the
+// op, store. References are plain
 // C++ in the op's precision. Integer results and exactly rounded float ops
 // (+ - * / fma sqrt, conversions, min/max) must match bit for bit; the
 // transcendental functions within a few ULP. Inputs include what the ops
@@ -12,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "E2E.h"
+#include "kernels/Elementwise.h"
 
 #include <limits>
 #include <variant>
@@ -20,17 +23,7 @@ namespace hadron::e2e {
 namespace {
 
 enum class Ty { I32, I64, F16, F32, F64 };
-
-const char *irName(Ty t) {
-  switch (t) {
-  case Ty::I32: return "i32";
-  case Ty::I64: return "i64";
-  case Ty::F16: return "f16";
-  case Ty::F32: return "f32";
-  case Ty::F64: return "f64";
-  }
-  return "?";
-}
+using testkit::Elem;
 
 bool isFloat(Ty t) { return t == Ty::F16 || t == Ty::F32 || t == Ty::F64; }
 
@@ -45,15 +38,11 @@ Val F(double v) { return Val{0, v}; }
 
 using Gen = std::function<Val(std::mt19937_64 &, int operand)>;
 using Ref = std::function<Val(const std::vector<Val> &)>;
-using Body = std::function<std::string(KernelBuilder &, const std::vector<std::string> &args,
-                                       const std::vector<std::string> &types,
-                                       const std::string &result)>;
 
+/// An op of the kernel library's list (kernels::e2eElementwiseOps(), whose
+/// kernel computes it) with its host reference and inputs.
 struct OpCase {
   std::string name;
-  std::vector<Ty> ins;
-  Ty out;
-  Body body;
   Ref ref;
   Gen gen{};           ///< Empty: the type's default range.
   int64_t ulps = 0;    ///< 0 with exactBits: bit-exact.
@@ -62,6 +51,10 @@ struct OpCase {
   /// A core bug that makes the kernel fail to compile: the test skips with
   /// it until the kernel compiles.
   std::string knownBug{};
+  /// The library's op of this name, and its types.
+  const kernels::E2eElementwiseOp *op = nullptr;
+  std::vector<Ty> ins{};
+  Ty out = Ty::I32;
 };
 
 // Rounding helpers: a reference computes in the op's type.
@@ -133,42 +126,6 @@ Gen withSpecials(Ty t) {
   };
 }
 
-// Bodies.
-Body binary(const std::string &op) {
-  return [op](KernelBuilder &k, const std::vector<std::string> &a,
-              const std::vector<std::string> &t, const std::string &) {
-    return k.let(op + " " + a[0] + ", " + a[1] + " : " + t[0]);
-  };
-}
-Body unary(const std::string &op) {
-  return [op](KernelBuilder &k, const std::vector<std::string> &a,
-              const std::vector<std::string> &t, const std::string &) {
-    return k.let(op + " " + a[0] + " : " + t[0]);
-  };
-}
-Body ternary(const std::string &op) {
-  return [op](KernelBuilder &k, const std::vector<std::string> &a,
-              const std::vector<std::string> &t, const std::string &) {
-    return k.let(op + " " + a[0] + ", " + a[1] + ", " + a[2] + " : " + t[0]);
-  };
-}
-Body cast(const std::string &op) {
-  return [op](KernelBuilder &k, const std::vector<std::string> &a,
-              const std::vector<std::string> &t, const std::string &r) {
-    return k.let(op + " " + a[0] + " : " + t[0] + " to " + r);
-  };
-}
-/// A comparison, widened to i32 (0 or 1) to be stored.
-Body compare(const std::string &op, const std::string &pred) {
-  return [op, pred](KernelBuilder &k, const std::vector<std::string> &a,
-                    const std::vector<std::string> &t, const std::string &r) {
-    std::string c = k.let(op + " " + pred + ", " + a[0] + ", " + a[1] + " : " + t[0]);
-    std::string boolType = t[0].substr(0, t[0].find('x') + 1) + "i1" +
-                           t[0].substr(t[0].find(','));
-    return k.let("arith.extui " + c + " : " + boolType + " to " + r);
-  };
-}
-
 bool nan(const Val &v) { return std::isnan(v.f); }
 
 // IEEE maximum/minimum: NaN wins, -0 < +0.
@@ -199,84 +156,69 @@ int64_t ceilDivRef(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 
+Ty tyOf(Elem e) {
+  switch (e) {
+  case Elem::I64: return Ty::I64;
+  case Elem::F16: return Ty::F16;
+  case Elem::F32: return Ty::F32;
+  case Elem::F64: return Ty::F64;
+  default: return Ty::I32;
+  }
+}
+
 std::vector<OpCase> allCases() {
   std::vector<OpCase> c;
-  auto add = [&](OpCase oc) { c.push_back(std::move(oc)); };
+  // The operand and result types are the library kernel's; an op it lacks
+  // has no types and fails its test naming the op.
+  auto add = [&](OpCase oc) {
+    for (const kernels::E2eElementwiseOp &op : kernels::e2eElementwiseOps())
+      if (op.name == oc.name) {
+        oc.op = &op;
+        for (Elem e : op.ins)
+          oc.ins.push_back(tyOf(e));
+        oc.out = tyOf(op.out);
+      }
+    c.push_back(std::move(oc));
+  };
   const Ty i32 = Ty::I32, i64 = Ty::I64, h = Ty::F16, s = Ty::F32, d = Ty::F64;
 
   // i32: wrapping arithmetic, division of every sign, shifts, bit ops, min/max.
-  add({"i32_addi", {i32, i32}, i32, binary("arith.addi"),
-       [](auto &v) { return I(wrap32(v[0].i + v[1].i)); }});
-  add({"i32_subi", {i32, i32}, i32, binary("arith.subi"),
-       [](auto &v) { return I(wrap32(v[0].i - v[1].i)); }});
-  add({"i32_muli", {i32, i32}, i32, binary("arith.muli"),
-       [](auto &v) { return I(wrap32(int64_t(u32(v[0].i) * uint64_t(u32(v[1].i))))); }});
-  add({"i32_divsi", {i32, i32}, i32, binary("arith.divsi"),
-       [](auto &v) { return I(v[0].i / v[1].i); }, divisionOperands(i32)});
-  add({"i32_remsi", {i32, i32}, i32, binary("arith.remsi"),
-       [](auto &v) { return I(v[0].i % v[1].i); }, divisionOperands(i32)});
-  add({"i32_divui", {i32, i32}, i32, binary("arith.divui"),
-       [](auto &v) { return I(wrap32(u32(v[0].i) / u32(v[1].i))); }, divisionOperands(i32)});
-  add({"i32_remui", {i32, i32}, i32, binary("arith.remui"),
-       [](auto &v) { return I(wrap32(u32(v[0].i) % u32(v[1].i))); }, divisionOperands(i32)});
-  add({"i32_floordivsi", {i32, i32}, i32, binary("arith.floordivsi"),
-       [](auto &v) { return I(floorDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
-  add({"i32_ceildivsi", {i32, i32}, i32, binary("arith.ceildivsi"),
-       [](auto &v) { return I(ceilDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
-  add({"i32_andi", {i32, i32}, i32, binary("arith.andi"),
-       [](auto &v) { return I(v[0].i & v[1].i); }});
-  add({"i32_ori", {i32, i32}, i32, binary("arith.ori"), [](auto &v) { return I(v[0].i | v[1].i); }});
-  add({"i32_xori", {i32, i32}, i32, binary("arith.xori"),
-       [](auto &v) { return I(v[0].i ^ v[1].i); }});
+  add({"i32_addi", [](auto &v) { return I(wrap32(v[0].i + v[1].i)); }});
+  add({"i32_subi", [](auto &v) { return I(wrap32(v[0].i - v[1].i)); }});
+  add({"i32_muli", [](auto &v) { return I(wrap32(int64_t(u32(v[0].i) * uint64_t(u32(v[1].i))))); }});
+  add({"i32_divsi", [](auto &v) { return I(v[0].i / v[1].i); }, divisionOperands(i32)});
+  add({"i32_remsi", [](auto &v) { return I(v[0].i % v[1].i); }, divisionOperands(i32)});
+  add({"i32_divui", [](auto &v) { return I(wrap32(u32(v[0].i) / u32(v[1].i))); }, divisionOperands(i32)});
+  add({"i32_remui", [](auto &v) { return I(wrap32(u32(v[0].i) % u32(v[1].i))); }, divisionOperands(i32)});
+  add({"i32_floordivsi", [](auto &v) { return I(floorDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
+  add({"i32_ceildivsi", [](auto &v) { return I(ceilDivRef(v[0].i, v[1].i)); }, divisionOperands(i32), 0, 0, true});
+  add({"i32_andi", [](auto &v) { return I(v[0].i & v[1].i); }});
+  add({"i32_ori", [](auto &v) { return I(v[0].i | v[1].i); }});
+  add({"i32_xori", [](auto &v) { return I(v[0].i ^ v[1].i); }});
   Gen shift32 = [](std::mt19937_64 &rng, int operand) {
     return operand == 0 ? I(fullI32(rng)) : I(std::uniform_int_distribution<int64_t>(0, 31)(rng));
   };
-  add({"i32_shli", {i32, i32}, i32, binary("arith.shli"),
-       [](auto &v) { return I(wrap32(int64_t(u32(v[0].i) << v[1].i))); }, shift32});
-  add({"i32_shrsi", {i32, i32}, i32, binary("arith.shrsi"),
-       [](auto &v) { return I(int32_t(v[0].i) >> v[1].i); }, shift32});
-  add({"i32_shrui", {i32, i32}, i32, binary("arith.shrui"),
-       [](auto &v) { return I(wrap32(u32(v[0].i) >> v[1].i)); }, shift32});
-  add({"i32_minsi", {i32, i32}, i32, binary("arith.minsi"),
-       [](auto &v) { return I(std::min(v[0].i, v[1].i)); }});
-  add({"i32_maxsi", {i32, i32}, i32, binary("arith.maxsi"),
-       [](auto &v) { return I(std::max(v[0].i, v[1].i)); }});
-  add({"i32_minui", {i32, i32}, i32, binary("arith.minui"),
-       [](auto &v) { return I(wrap32(std::min(u32(v[0].i), u32(v[1].i)))); }});
-  add({"i32_maxui", {i32, i32}, i32, binary("arith.maxui"),
-       [](auto &v) { return I(wrap32(std::max(u32(v[0].i), u32(v[1].i)))); }});
-  add({"i32_absi", {i32}, i32, unary("math.absi"),
-       [](auto &v) { return I(wrap32(v[0].i < 0 ? -v[0].i : v[0].i)); }});
-  add({"i32_ctpop", {i32}, i32, unary("math.ctpop"),
-       [](auto &v) { return I(__builtin_popcount(u32(v[0].i))); }});
+  add({"i32_shli", [](auto &v) { return I(wrap32(int64_t(u32(v[0].i) << v[1].i))); }, shift32});
+  add({"i32_shrsi", [](auto &v) { return I(int32_t(v[0].i) >> v[1].i); }, shift32});
+  add({"i32_shrui", [](auto &v) { return I(wrap32(u32(v[0].i) >> v[1].i)); }, shift32});
+  add({"i32_minsi", [](auto &v) { return I(std::min(v[0].i, v[1].i)); }});
+  add({"i32_maxsi", [](auto &v) { return I(std::max(v[0].i, v[1].i)); }});
+  add({"i32_minui", [](auto &v) { return I(wrap32(std::min(u32(v[0].i), u32(v[1].i)))); }});
+  add({"i32_maxui", [](auto &v) { return I(wrap32(std::max(u32(v[0].i), u32(v[1].i)))); }});
+  add({"i32_absi", [](auto &v) { return I(wrap32(v[0].i < 0 ? -v[0].i : v[0].i)); }});
+  add({"i32_ctpop", [](auto &v) { return I(__builtin_popcount(u32(v[0].i))); }});
   Gen small = smallInts(-50, 50);
-  add({"i32_cmpi_slt", {i32, i32}, i32, compare("arith.cmpi", "slt"),
-       [](auto &v) { return I(v[0].i < v[1].i); }, small});
-  add({"i32_cmpi_ult", {i32, i32}, i32, compare("arith.cmpi", "ult"),
-       [](auto &v) { return I(u32(v[0].i) < u32(v[1].i)); }, small});
-  add({"i32_cmpi_eq", {i32, i32}, i32, compare("arith.cmpi", "eq"),
-       [](auto &v) { return I(v[0].i == v[1].i); }, smallInts(-3, 3)});
-  add({"i32_cmpi_sge", {i32, i32}, i32, compare("arith.cmpi", "sge"),
-       [](auto &v) { return I(v[0].i >= v[1].i); }, small});
-  add({"i32_select", {i32, i32, i32}, i32,
-       [](KernelBuilder &k, const std::vector<std::string> &a, const std::vector<std::string> &t,
-          const std::string &) {
-         std::string c = k.let("arith.cmpi sgt, " + a[0] + ", " + a[1] + " : " + t[0]);
-         return k.let("arith.select " + c + ", " + a[2] + ", " + a[0] + " : " +
-                      t[0].substr(0, t[0].find('x') + 1) + "i1" + t[0].substr(t[0].find(',')) +
-                      ", " + t[0]);
-       },
-       [](auto &v) { return v[0].i > v[1].i ? v[2] : v[0]; }});
-  add({"i32_extsi_i64", {i32}, i64, cast("arith.extsi"), [](auto &v) { return I(v[0].i); }});
-  add({"i32_extui_i64", {i32}, i64, cast("arith.extui"),
-       [](auto &v) { return I(int64_t(u32(v[0].i))); }});
-  add({"i32_sitofp_f32", {i32}, s, cast("arith.sitofp"),
-       [](auto &v) { return F(static_cast<float>(int32_t(v[0].i))); }});
-  add({"i32_uitofp_f32", {i32}, s, cast("arith.uitofp"),
-       [](auto &v) { return F(static_cast<float>(u32(v[0].i))); }});
-  add({"i32_sitofp_f64", {i32}, d, cast("arith.sitofp"),
-       [](auto &v) { return F(static_cast<double>(v[0].i)); }});
-  add({"i32_bitcast_f32", {i32}, s, cast("arith.bitcast"), [](auto &v) {
+  add({"i32_cmpi_slt", [](auto &v) { return I(v[0].i < v[1].i); }, small});
+  add({"i32_cmpi_ult", [](auto &v) { return I(u32(v[0].i) < u32(v[1].i)); }, small});
+  add({"i32_cmpi_eq", [](auto &v) { return I(v[0].i == v[1].i); }, smallInts(-3, 3)});
+  add({"i32_cmpi_sge", [](auto &v) { return I(v[0].i >= v[1].i); }, small});
+  add({"i32_select", [](auto &v) { return v[0].i > v[1].i ? v[2] : v[0]; }});
+  add({"i32_extsi_i64", [](auto &v) { return I(v[0].i); }});
+  add({"i32_extui_i64", [](auto &v) { return I(int64_t(u32(v[0].i))); }});
+  add({"i32_sitofp_f32", [](auto &v) { return F(static_cast<float>(int32_t(v[0].i))); }});
+  add({"i32_uitofp_f32", [](auto &v) { return F(static_cast<float>(u32(v[0].i))); }});
+  add({"i32_sitofp_f64", [](auto &v) { return F(static_cast<double>(v[0].i)); }});
+  add({"i32_bitcast_f32", [](auto &v) {
          uint32_t b = u32(v[0].i);
          float f;
          std::memcpy(&f, &b, 4);
@@ -292,91 +234,68 @@ std::vector<OpCase> allCases() {
        }});
 
   // i64.
-  add({"i64_addi", {i64, i64}, i64, binary("arith.addi"),
-       [](auto &v) { return I(int64_t(u64(v[0].i) + u64(v[1].i))); }});
-  add({"i64_muli", {i64, i64}, i64, binary("arith.muli"),
-       [](auto &v) { return I(int64_t(u64(v[0].i) * u64(v[1].i))); }});
-  add({"i64_divsi", {i64, i64}, i64, binary("arith.divsi"),
-       [](auto &v) { return I(v[0].i / v[1].i); }, divisionOperands(i64)});
-  add({"i64_remsi", {i64, i64}, i64, binary("arith.remsi"),
-       [](auto &v) { return I(v[0].i % v[1].i); }, divisionOperands(i64)});
-  add({"i64_divui", {i64, i64}, i64, binary("arith.divui"),
-       [](auto &v) { return I(int64_t(u64(v[0].i) / u64(v[1].i))); }, divisionOperands(i64)});
+  add({"i64_addi", [](auto &v) { return I(int64_t(u64(v[0].i) + u64(v[1].i))); }});
+  add({"i64_muli", [](auto &v) { return I(int64_t(u64(v[0].i) * u64(v[1].i))); }});
+  add({"i64_divsi", [](auto &v) { return I(v[0].i / v[1].i); }, divisionOperands(i64)});
+  add({"i64_remsi", [](auto &v) { return I(v[0].i % v[1].i); }, divisionOperands(i64)});
+  add({"i64_divui", [](auto &v) { return I(int64_t(u64(v[0].i) / u64(v[1].i))); }, divisionOperands(i64)});
   Gen shift64 = [](std::mt19937_64 &rng, int operand) {
     return operand == 0 ? I(fullI64(rng)) : I(std::uniform_int_distribution<int64_t>(0, 63)(rng));
   };
-  add({"i64_shli", {i64, i64}, i64, binary("arith.shli"),
-       [](auto &v) { return I(int64_t(u64(v[0].i) << v[1].i)); }, shift64});
-  add({"i64_shrsi", {i64, i64}, i64, binary("arith.shrsi"),
-       [](auto &v) { return I(v[0].i >> v[1].i); }, shift64});
-  add({"i64_shrui", {i64, i64}, i64, binary("arith.shrui"),
-       [](auto &v) { return I(int64_t(u64(v[0].i) >> v[1].i)); }, shift64});
-  add({"i64_maxsi", {i64, i64}, i64, binary("arith.maxsi"),
-       [](auto &v) { return I(std::max(v[0].i, v[1].i)); }});
-  add({"i64_minui", {i64, i64}, i64, binary("arith.minui"),
-       [](auto &v) { return I(int64_t(std::min(u64(v[0].i), u64(v[1].i)))); }});
-  add({"i64_trunci_i32", {i64}, i32, cast("arith.trunci"), [](auto &v) { return I(wrap32(v[0].i)); }});
-  add({"i64_sitofp_f64", {i64}, d, cast("arith.sitofp"),
-       [](auto &v) { return F(static_cast<double>(v[0].i)); }});
-  add({"i64_sitofp_f32", {i64}, s, cast("arith.sitofp"),
-       [](auto &v) { return F(static_cast<float>(v[0].i)); }});
+  add({"i64_shli", [](auto &v) { return I(int64_t(u64(v[0].i) << v[1].i)); }, shift64});
+  add({"i64_shrsi", [](auto &v) { return I(v[0].i >> v[1].i); }, shift64});
+  add({"i64_shrui", [](auto &v) { return I(int64_t(u64(v[0].i) >> v[1].i)); }, shift64});
+  add({"i64_maxsi", [](auto &v) { return I(std::max(v[0].i, v[1].i)); }});
+  add({"i64_minui", [](auto &v) { return I(int64_t(std::min(u64(v[0].i), u64(v[1].i)))); }});
+  add({"i64_trunci_i32", [](auto &v) { return I(wrap32(v[0].i)); }});
+  add({"i64_sitofp_f64", [](auto &v) { return F(static_cast<double>(v[0].i)); }});
+  add({"i64_sitofp_f32", [](auto &v) { return F(static_cast<float>(v[0].i)); }});
 
   // f32: exactly rounded arithmetic.
-  add({"f32_addf", {s, s}, s, binary("arith.addf"), [](auto &v) { return F(f32(v[0].f + v[1].f)); }});
-  add({"f32_subf", {s, s}, s, binary("arith.subf"), [](auto &v) { return F(f32(v[0].f - v[1].f)); }});
-  add({"f32_mulf", {s, s}, s, binary("arith.mulf"), [](auto &v) { return F(f32(v[0].f * v[1].f)); }});
-  add({"f32_divf", {s, s}, s, binary("arith.divf"), [](auto &v) {
+  add({"f32_addf", [](auto &v) { return F(f32(v[0].f + v[1].f)); }});
+  add({"f32_subf", [](auto &v) { return F(f32(v[0].f - v[1].f)); }});
+  add({"f32_mulf", [](auto &v) { return F(f32(v[0].f * v[1].f)); }});
+  add({"f32_divf", [](auto &v) {
          return F(static_cast<float>(v[0].f) / static_cast<float>(v[1].f));
        }});
-  add({"f32_remf", {s, s}, s, binary("arith.remf"), [](auto &v) {
+  add({"f32_remf", [](auto &v) {
          return F(std::fmod(static_cast<float>(v[0].f), static_cast<float>(v[1].f)));
        }});
-  add({"f32_negf", {s}, s, unary("arith.negf"), [](auto &v) { return F(-v[0].f); }, withSpecials(s)});
-  add({"f32_maximumf", {s, s}, s, binary("arith.maximumf"),
-       [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(s)});
-  add({"f32_minimumf", {s, s}, s, binary("arith.minimumf"),
-       [](auto &v) { return F(ieeeMin(v[0].f, v[1].f)); }, withSpecials(s)});
+  add({"f32_negf", [](auto &v) { return F(-v[0].f); }, withSpecials(s)});
+  add({"f32_maximumf", [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(s)});
+  add({"f32_minimumf", [](auto &v) { return F(ieeeMin(v[0].f, v[1].f)); }, withSpecials(s)});
   // maxnum/minnum may give either zero for (-0, +0): compared by value.
-  add({"f32_maxnumf", {s, s}, s, binary("arith.maxnumf"),
-       [](auto &v) { return F(numMax(v[0].f, v[1].f)); }, withSpecials(s), 0, 0, false});
-  add({"f32_minnumf", {s, s}, s, binary("arith.minnumf"),
-       [](auto &v) { return F(numMin(v[0].f, v[1].f)); }, withSpecials(s), 0, 0, false});
-  add({"f32_cmpf_olt", {s, s}, i32, compare("arith.cmpf", "olt"),
-       [](auto &v) { return I(v[0].f < v[1].f); }, withSpecials(s)});
-  add({"f32_cmpf_une", {s, s}, i32, compare("arith.cmpf", "une"),
-       [](auto &v) { return I(!(v[0].f == v[1].f)); }, withSpecials(s)});
-  add({"f32_cmpf_uno", {s, s}, i32, compare("arith.cmpf", "uno"),
-       [](auto &v) { return I(nan(v[0]) || nan(v[1])); }, withSpecials(s)});
-  add({"f32_cmpf_oge", {s, s}, i32, compare("arith.cmpf", "oge"),
-       [](auto &v) { return I(v[0].f >= v[1].f); }, withSpecials(s)});
-  add({"f32_fma", {s, s, s}, s, ternary("math.fma"), [](auto &v) {
+  add({"f32_maxnumf", [](auto &v) { return F(numMax(v[0].f, v[1].f)); }, withSpecials(s), 0, 0, false});
+  add({"f32_minnumf", [](auto &v) { return F(numMin(v[0].f, v[1].f)); }, withSpecials(s), 0, 0, false});
+  add({"f32_cmpf_olt", [](auto &v) { return I(v[0].f < v[1].f); }, withSpecials(s)});
+  add({"f32_cmpf_une", [](auto &v) { return I(!(v[0].f == v[1].f)); }, withSpecials(s)});
+  add({"f32_cmpf_uno", [](auto &v) { return I(nan(v[0]) || nan(v[1])); }, withSpecials(s)});
+  add({"f32_cmpf_oge", [](auto &v) { return I(v[0].f >= v[1].f); }, withSpecials(s)});
+  add({"f32_fma", [](auto &v) {
          return F(std::fma(static_cast<float>(v[0].f), static_cast<float>(v[1].f),
                            static_cast<float>(v[2].f)));
        }});
-  add({"f32_sqrt", {s}, s, unary("math.sqrt"), [](auto &v) { return F(std::sqrt(float(v[0].f))); },
+  add({"f32_sqrt", [](auto &v) { return F(std::sqrt(float(v[0].f))); },
        uniformF(s, 0, 1e6)});
-  add({"f32_absf", {s}, s, unary("math.absf"), [](auto &v) { return F(std::fabs(v[0].f)); },
+  add({"f32_absf", [](auto &v) { return F(std::fabs(v[0].f)); },
        withSpecials(s)});
-  add({"f32_floor", {s}, s, unary("math.floor"), [](auto &v) { return F(std::floor(v[0].f)); }});
-  add({"f32_ceil", {s}, s, unary("math.ceil"), [](auto &v) { return F(std::ceil(v[0].f)); }});
-  add({"f32_trunc", {s}, s, unary("math.trunc"), [](auto &v) { return F(std::trunc(v[0].f)); }});
-  add({"f32_round", {s}, s, unary("math.round"), [](auto &v) { return F(std::round(v[0].f)); },
+  add({"f32_floor", [](auto &v) { return F(std::floor(v[0].f)); }});
+  add({"f32_ceil", [](auto &v) { return F(std::ceil(v[0].f)); }});
+  add({"f32_trunc", [](auto &v) { return F(std::trunc(v[0].f)); }});
+  add({"f32_round", [](auto &v) { return F(std::round(v[0].f)); },
        [](std::mt19937_64 &rng, int) {
          // Halves too: round goes away from zero.
          return F(std::uniform_int_distribution<int>(-200, 200)(rng) * 0.5 +
                   (std::uniform_int_distribution<int>(0, 1)(rng) ? 0.25 : 0));
        }});
-  add({"f32_copysign", {s, s}, s, binary("math.copysign"),
-       [](auto &v) { return F(std::copysign(v[0].f, v[1].f)); }, withSpecials(s)});
-  add({"f32_fptosi_i32", {s}, i32, cast("arith.fptosi"),
-       [](auto &v) { return I(static_cast<int32_t>(static_cast<float>(v[0].f))); },
+  add({"f32_copysign", [](auto &v) { return F(std::copysign(v[0].f, v[1].f)); }, withSpecials(s)});
+  add({"f32_fptosi_i32", [](auto &v) { return I(static_cast<int32_t>(static_cast<float>(v[0].f))); },
        uniformF(s, -2e9, 2e9)});
-  add({"f32_fptoui_i32", {s}, i32, cast("arith.fptoui"),
-       [](auto &v) { return I(wrap32(static_cast<uint32_t>(static_cast<float>(v[0].f)))); },
+  add({"f32_fptoui_i32", [](auto &v) { return I(wrap32(static_cast<uint32_t>(static_cast<float>(v[0].f)))); },
        uniformF(s, 0, 4e9)});
-  add({"f32_extf_f64", {s}, d, cast("arith.extf"), [](auto &v) { return F(v[0].f); },
+  add({"f32_extf_f64", [](auto &v) { return F(v[0].f); },
        withSpecials(s)});
-  add({"f32_truncf_f16", {s}, h, cast("arith.truncf"), [](auto &v) { return F(f16(v[0].f)); },
+  add({"f32_truncf_f16", [](auto &v) { return F(f16(v[0].f)); },
        [](std::mt19937_64 &rng, int) {
          // Across the half range, including values that overflow to inf and
          // subnormals.
@@ -385,68 +304,60 @@ std::vector<OpCase> allCases() {
          return F(f32(std::ldexp(m, e)));
        }});
   // Transcendentals: a few ULP, as device math libraries promise.
-  add({"f32_exp", {s}, s, unary("math.exp"), [](auto &v) { return F(f32(std::exp(v[0].f))); },
+  add({"f32_exp", [](auto &v) { return F(f32(std::exp(v[0].f))); },
        uniformF(s, -20, 20), 4});
-  add({"f32_exp2", {s}, s, unary("math.exp2"), [](auto &v) { return F(f32(std::exp2(v[0].f))); },
+  add({"f32_exp2", [](auto &v) { return F(f32(std::exp2(v[0].f))); },
        uniformF(s, -20, 20), 4});
-  add({"f32_log", {s}, s, unary("math.log"), [](auto &v) { return F(f32(std::log(v[0].f))); },
+  add({"f32_log", [](auto &v) { return F(f32(std::log(v[0].f))); },
        uniformF(s, 1e-3, 1e4), 4, 1e-6});
-  add({"f32_log2", {s}, s, unary("math.log2"), [](auto &v) { return F(f32(std::log2(v[0].f))); },
+  add({"f32_log2", [](auto &v) { return F(f32(std::log2(v[0].f))); },
        uniformF(s, 1e-3, 1e4), 4, 1e-6});
-  add({"f32_rsqrt", {s}, s, unary("math.rsqrt"),
-       [](auto &v) { return F(f32(1.0 / std::sqrt(v[0].f))); }, uniformF(s, 1e-3, 1e4), 4});
-  add({"f32_sin", {s}, s, unary("math.sin"), [](auto &v) { return F(f32(std::sin(v[0].f))); },
+  add({"f32_rsqrt", [](auto &v) { return F(f32(1.0 / std::sqrt(v[0].f))); }, uniformF(s, 1e-3, 1e4), 4});
+  add({"f32_sin", [](auto &v) { return F(f32(std::sin(v[0].f))); },
        uniformF(s, -10, 10), 4, 2e-7});
-  add({"f32_cos", {s}, s, unary("math.cos"), [](auto &v) { return F(f32(std::cos(v[0].f))); },
+  add({"f32_cos", [](auto &v) { return F(f32(std::cos(v[0].f))); },
        uniformF(s, -10, 10), 4, 2e-7});
-  add({"f32_tanh", {s}, s, unary("math.tanh"), [](auto &v) { return F(f32(std::tanh(v[0].f))); },
+  add({"f32_tanh", [](auto &v) { return F(f32(std::tanh(v[0].f))); },
        uniformF(s, -6, 6), 4, 1e-7});
-  add({"f32_erf", {s}, s, unary("math.erf"), [](auto &v) { return F(f32(std::erf(v[0].f))); },
+  add({"f32_erf", [](auto &v) { return F(f32(std::erf(v[0].f))); },
        uniformF(s, -3, 3), 4, 1e-7});
-  add({"f32_powf", {s, s}, s, binary("math.powf"),
-       [](auto &v) { return F(f32(std::pow(v[0].f, v[1].f))); },
+  add({"f32_powf", [](auto &v) { return F(f32(std::pow(v[0].f, v[1].f))); },
        [](std::mt19937_64 &rng, int operand) {
          return operand == 0 ? F(f32(std::uniform_real_distribution<double>(0.1, 10)(rng)))
                              : F(f32(std::uniform_real_distribution<double>(-4, 4)(rng)));
        },
        8});
-  add({"f32_atan2", {s, s}, s, binary("math.atan2"),
-       [](auto &v) { return F(f32(std::atan2(v[0].f, v[1].f))); }, uniformF(s, -10, 10), 4,
+  add({"f32_atan2", [](auto &v) { return F(f32(std::atan2(v[0].f, v[1].f))); }, uniformF(s, -10, 10), 4,
        1e-7});
 
   // f64.
-  add({"f64_addf", {d, d}, d, binary("arith.addf"), [](auto &v) { return F(v[0].f + v[1].f); }});
-  add({"f64_mulf", {d, d}, d, binary("arith.mulf"), [](auto &v) { return F(v[0].f * v[1].f); }});
-  add({"f64_divf", {d, d}, d, binary("arith.divf"), [](auto &v) { return F(v[0].f / v[1].f); }});
-  add({"f64_fma", {d, d, d}, d, ternary("math.fma"),
-       [](auto &v) { return F(std::fma(v[0].f, v[1].f, v[2].f)); }});
-  add({"f64_sqrt", {d}, d, unary("math.sqrt"), [](auto &v) { return F(std::sqrt(v[0].f)); },
+  add({"f64_addf", [](auto &v) { return F(v[0].f + v[1].f); }});
+  add({"f64_mulf", [](auto &v) { return F(v[0].f * v[1].f); }});
+  add({"f64_divf", [](auto &v) { return F(v[0].f / v[1].f); }});
+  add({"f64_fma", [](auto &v) { return F(std::fma(v[0].f, v[1].f, v[2].f)); }});
+  add({"f64_sqrt", [](auto &v) { return F(std::sqrt(v[0].f)); },
        uniformF(d, 0, 1e12)});
-  add({"f64_maximumf", {d, d}, d, binary("arith.maximumf"),
-       [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(d)});
-  add({"f64_exp", {d}, d, unary("math.exp"), [](auto &v) { return F(std::exp(v[0].f)); },
+  add({"f64_maximumf", [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(d)});
+  add({"f64_exp", [](auto &v) { return F(std::exp(v[0].f)); },
        uniformF(d, -50, 50), 4});
-  add({"f64_log", {d}, d, unary("math.log"), [](auto &v) { return F(std::log(v[0].f)); },
+  add({"f64_log", [](auto &v) { return F(std::log(v[0].f)); },
        uniformF(d, 1e-6, 1e9), 4, 1e-15});
-  add({"f64_fptosi_i64", {d}, i64, cast("arith.fptosi"),
-       [](auto &v) { return I(static_cast<int64_t>(v[0].f)); }, uniformF(d, -9e18, 9e18)});
-  add({"f64_truncf_f32", {d}, s, cast("arith.truncf"), [](auto &v) { return F(f32(v[0].f)); },
+  add({"f64_fptosi_i64", [](auto &v) { return I(static_cast<int64_t>(v[0].f)); }, uniformF(d, -9e18, 9e18)});
+  add({"f64_truncf_f32", [](auto &v) { return F(f32(v[0].f)); },
        uniformF(d, -1e30, 1e30)});
 
   // f16: arithmetic rounds once to half (exact from float for + * /).
-  add({"f16_addf", {h, h}, h, binary("arith.addf"), [](auto &v) { return F(f16(v[0].f + v[1].f)); }});
-  add({"f16_mulf", {h, h}, h, binary("arith.mulf"), [](auto &v) { return F(f16(v[0].f * v[1].f)); }});
-  add({"f16_divf", {h, h}, h, binary("arith.divf"), [](auto &v) {
+  add({"f16_addf", [](auto &v) { return F(f16(v[0].f + v[1].f)); }});
+  add({"f16_mulf", [](auto &v) { return F(f16(v[0].f * v[1].f)); }});
+  add({"f16_divf", [](auto &v) {
          return F(f16(static_cast<float>(v[0].f) / static_cast<float>(v[1].f)));
        }});
-  add({"f16_maximumf", {h, h}, h, binary("arith.maximumf"),
-       [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(h)});
-  add({"f16_extf_f32", {h}, s, cast("arith.extf"), [](auto &v) { return F(v[0].f); },
+  add({"f16_maximumf", [](auto &v) { return F(ieeeMax(v[0].f, v[1].f)); }, withSpecials(h)});
+  add({"f16_extf_f32", [](auto &v) { return F(v[0].f); },
        withSpecials(h)});
-  add({"f16_exp", {h}, h, unary("math.exp"), [](auto &v) { return F(f16(std::exp(v[0].f))); },
+  add({"f16_exp", [](auto &v) { return F(f16(std::exp(v[0].f))); },
        uniformF(h, -8, 8), 1});
-  add({"f16_fptosi_i32", {h}, i32, cast("arith.fptosi"),
-       [](auto &v) { return I(static_cast<int32_t>(v[0].f)); }, uniformF(h, -60000, 60000)});
+  add({"f16_fptosi_i32", [](auto &v) { return I(static_cast<int32_t>(v[0].f)); }, uniformF(h, -60000, 60000)});
   return c;
 }
 
@@ -493,9 +404,9 @@ struct Layout {
 };
 
 const Layout kLayouts[] = {
-    {{{4}, {32}, {4}, {0}}, 512},
-    {{{1}, {32}, {8}, {0}}, 256},
-    {{{2}, {32}, {1}, {0}}, 128},
+    {kernels::e2eElementwiseLayouts()[0].first, kernels::e2eElementwiseLayouts()[0].second},
+    {kernels::e2eElementwiseLayouts()[1].first, kernels::e2eElementwiseLayouts()[1].second},
+    {kernels::e2eElementwiseLayouts()[2].first, kernels::e2eElementwiseLayouts()[2].second},
 };
 
 class Elementwise : public ::testing::TestWithParam<std::tuple<size_t, Layout>> {};
@@ -504,34 +415,10 @@ TEST_P(Elementwise, MatchesTheHostReference) {
   E2E_BEGIN();
   const OpCase &c = cases()[std::get<0>(GetParam())];
   const Layout &lay = std::get<1>(GetParam());
-  KernelBuilder k("elementwise", lay.layout.numWarps());
-  std::string l = k.layout("l", lay.layout.str(S.lanes));
-  std::vector<std::string> ptrArgs, tiles, types;
-  for (Ty t : c.ins)
-    ptrArgs.push_back(k.arg(std::string("!hd.ptr<") + irName(t) + ">"));
-  std::string out = k.arg(std::string("!hd.ptr<") + irName(c.out) + ">");
-  std::string n = k.arg("i32");
-  std::string start =
-      k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(lay.block) + " : i32");
-  auto t = k.tile1d(lay.block, l, start, n);
-  for (size_t i = 0; i < c.ins.size(); ++i) {
-    std::string e = irName(c.ins[i]);
-    types.push_back(tensor({lay.block}, e, l));
-    // Masked-off elements read 1: a division by what a masked load leaves
-    // undefined may trap (integer division does on x86).
-    std::string one = k.let("arith.constant dense<" +
-                            std::string(isFloat(c.ins[i]) ? "1.0" : "1") + "> : " + types.back());
-    tiles.push_back(k.let("hd.load " + k.pointers(ptrArgs[i], e, t.offsets, {lay.block}, l) +
-                          " mask " + t.mask + " other " + one + " : " +
-                          tensor({lay.block}, "!hd.ptr<" + e + ">", l)));
-  }
-  std::string result = c.body(k, tiles, types, tensor({lay.block}, irName(c.out), l));
-  k.line("hd.store " + k.pointers(out, irName(c.out), t.offsets, {lay.block}, l) + ", " + result +
-         " mask " + t.mask + " : " +
-         tensor({lay.block}, std::string("!hd.ptr<") + irName(c.out) + ">", l));
-
+  ASSERT_NE(c.op, nullptr) << c.name << " is not in kernels::e2eElementwiseOps()";
   Program p;
-  int kid = p.add(k);
+  int kid = p.addBuilt(kernels::e2eelementwise::op(*c.op, lay.layout, lay.block).key(S.lanes),
+                       "elementwise");
   E2E_READY_UNLESS_KNOWN_BUG(p, c.knownBug);
 
   const int count = tailSize(rng, lay.block, 4 * lay.block);
@@ -614,23 +501,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ElementwiseScalars, SplatArgumentAndDenseConstant) {
   E2E_BEGIN();
   const Layout &lay = kLayouts[2];
-  KernelBuilder k("axpb", lay.layout.numWarps());
-  std::string l = k.layout("l", lay.layout.str(S.lanes));
-  std::string x = k.arg("!hd.ptr<f32>"), out = k.arg("!hd.ptr<f32>"), sc = k.arg("f32");
-  std::string n = k.arg("i32");
-  std::string start =
-      k.let("arith.muli " + k.let("hd.program_id 0") + ", " + k.constI32(lay.block) + " : i32");
-  auto t = k.tile1d(lay.block, l, start, n);
-  std::string tf = tensor({lay.block}, "f32", l), pt = tensor({lay.block}, "!hd.ptr<f32>", l);
-  std::string v = k.let("hd.load " + k.pointers(x, "f32", t.offsets, {lay.block}, l) + " mask " +
-                        t.mask + " : " + pt);
-  std::string m = k.let("arith.mulf " + v + ", " + k.splat(sc, tf) + " : " + tf);
-  std::string r = k.let("arith.addf " + m + ", " + k.let("arith.constant dense<1.5> : " + tf) +
-                        " : " + tf);
-  k.line("hd.store " + k.pointers(out, "f32", t.offsets, {lay.block}, l) + ", " + r + " mask " +
-         t.mask + " : " + pt);
   Program p;
-  int kid = p.add(k);
+  int kid = p.addBuilt(kernels::e2eelementwise::axpb(lay.layout, lay.block).key(S.lanes), "axpb");
   E2E_READY(p);
   const int count = tailSize(rng, lay.block, 5 * lay.block);
   std::vector<float> hx = randomVector<float>(rng, count, -10, 10);

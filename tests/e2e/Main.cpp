@@ -1,7 +1,8 @@
 //===- Main.cpp - hadron-e2e: every hd op, end to end, on one device -----===//
 //
-// hadron-e2e compiles textual hd kernels (built by the tests from templates,
-// with layouts substituted) through libhadron-runtime, runs them on fresh
+// hadron-e2e compiles hd kernels (the kernel library's, tests/kernels,
+// written with the C++ builder and built at build time for every warp size;
+// a few as IR text) through libhadron-runtime, runs them on fresh
 // random inputs into poisoned outputs and compares the results with plain
 // C++ references: every op of the hd dialect, each with several layouts
 // (sizePerThread / threadsPerWarp / warpsPerCTA / order, num_warps 1, 4, 8)

@@ -107,25 +107,110 @@ Body body(const std::string &name, int width) {
   return nullptr;
 }
 
+/// The kernel `name`: f of program pid's masked block of each input of
+/// `ins`, stored as `out` (the file header of Elementwise.h).
+Result<hb::Module> elementwise(const std::string &name, const std::vector<Elem> &ins, Elem out,
+                               const Body &f, const Blocked &layout, int block, unsigned lanes) {
+  auto kernel = hb::jit(name, [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
+    Args ptrs, vals;
+    for (Elem e : ins)
+      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
+    Tensor result = hb::arg(hb::pointer_type(dtypeOf(out)));
+    Tensor n = hb::arg(hb::int32);
+    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, L);
+    Tensor mask = offsets < n;
+    // Masked-off elements read 1: a division by what a masked load leaves
+    // undefined may trap (integer division does on x86).
+    for (const Tensor &p : ptrs)
+      vals.push_back(hb::load(p + offsets, mask, 1));
+    hb::store(result + offsets, f(vals), mask);
+  });
+  hb::Options options{.numWarps = static_cast<unsigned>(layout.numWarps())};
+  return kernel.specialize(options, block, layoutOf(layout, lanes));
+}
+
 Result<hb::Module> build(const ElementwiseUse &use, unsigned lanes) {
   Body f = use.kernel == "convert" ? conversion(use.op, use.out)
                                    : body(use.op, testkit::bitWidth(use.ins[0]));
   if (!f)
     return Error("no elementwise op '" + use.op + "' (tests/kernels/Elementwise.cpp)");
-  auto kernel = hb::jit(use.kernel, [&](hb::Constexpr<int> BLOCK, hb::Constexpr<hb::Layout> L) {
-    Args ptrs, vals;
-    for (Elem e : use.ins)
-      ptrs.push_back(hb::arg(hb::pointer_type(dtypeOf(e))));
-    Tensor out = hb::arg(hb::pointer_type(dtypeOf(use.out)));
-    Tensor n = hb::arg(hb::int32);
-    Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, L);
-    Tensor mask = offsets < n;
-    for (const Tensor &p : ptrs)
-      vals.push_back(hb::load(p + offsets, mask, 1));
-    hb::store(out + offsets, f(vals), mask);
-  });
-  hb::Options options{.numWarps = static_cast<unsigned>(use.layout.numWarps())};
-  return kernel.specialize(options, use.blockFor(lanes), layoutOf(use.layout, lanes));
+  return elementwise(use.kernel, use.ins, use.out, f, use.layout, use.blockFor(lanes), lanes);
+}
+
+/// tests/e2e's op `name` ("i32_cmpi_ult": what follows the operands' type)
+/// with result type `out`: the ops the conformance suite has under the
+/// same name (body()), the ones only tests/e2e runs, and conversions named
+/// by the op and the result type.
+Body e2eBody(const std::string &name, Elem in, Elem out) {
+  const std::string op = name.substr(name.find('_') + 1);
+  static const std::map<std::string, Body> more = {
+      {"floordivsi", [](const Args &v) { return hb::floordiv(v[0], v[1]); }},
+      {"ceildivsi", [](const Args &v) { return hb::ceildiv(v[0], v[1]); }},
+      {"ori", [](const Args &v) { return v[0] | v[1]; }},
+      {"maxsi", [](const Args &v) { return hb::maximum(v[0], v[1]); }},
+      {"minui", [](const Args &v) { return hb::umin(v[0], v[1]); }},
+      {"absi", [](const Args &v) { return hb::abs(v[0]); }},
+      {"ctpop", [](const Args &v) { return hb::popcount(v[0]); }},
+      {"cmpi_ult", [](const Args &v) { return hb::ult(v[0], v[1]).to(hb::int32); }},
+      {"cmpi_eq", [](const Args &v) { return (v[0] == v[1]).to(hb::int32); }},
+      {"cmpi_sge", [](const Args &v) { return (v[0] >= v[1]).to(hb::int32); }},
+      {"select", [](const Args &v) { return hb::where(v[0] > v[1], v[2], v[0]); }},
+      {"remf", [](const Args &v) { return v[0] % v[1]; }},
+      {"maximumf", [](const Args &v) { return hb::maximum(v[0], v[1]); }},
+      {"minimumf", [](const Args &v) { return hb::minimum(v[0], v[1]); }},
+      {"maxnumf", [](const Args &v) { return hb::maxnum(v[0], v[1]); }},
+      {"minnumf", [](const Args &v) { return hb::minnum(v[0], v[1]); }},
+      {"cmpf_une", [](const Args &v) { return (v[0] != v[1]).to(hb::int32); }},
+      {"cmpf_oge", [](const Args &v) { return (v[0] >= v[1]).to(hb::int32); }},
+      {"absf", [](const Args &v) { return hb::abs(v[0]); }},
+      {"trunc", [](const Args &v) { return hb::trunc(v[0]); }},
+      {"round", [](const Args &v) { return hb::round(v[0]); }},
+      {"copysign", [](const Args &v) { return hb::copysign(v[0], v[1]); }},
+      {"exp2", [](const Args &v) { return hb::exp2(v[0]); }},
+      {"log2", [](const Args &v) { return hb::log2(v[0]); }},
+      {"rsqrt", [](const Args &v) { return hb::rsqrt(v[0]); }},
+      {"cos", [](const Args &v) { return hb::cos(v[0]); }},
+      {"erf", [](const Args &v) { return hb::erf(v[0]); }},
+      {"powf", [](const Args &v) { return hb::pow(v[0], v[1]); }},
+      {"atan2", [](const Args &v) { return hb::atan2(v[0], v[1]); }},
+  };
+  if (auto it = more.find(op); it != more.end())
+    return it->second;
+  if (Body b = body(op, testkit::bitWidth(in)))
+    return b;
+  const hb::DType to = dtypeOf(out);
+  const std::string how = op.substr(0, op.find('_'));
+  if (how == "extui" || how == "uitofp" || how == "fptoui")
+    return [to](const Args &v) { return hb::to_unsigned(v[0], to); };
+  if (how == "bitcast")
+    return [to](const Args &v) { return v[0].bitcast(to); };
+  if (how == "extsi" || how == "sitofp" || how == "trunci" || how == "fptosi" ||
+      how == "extf" || how == "truncf")
+    return [to](const Args &v) { return v[0].to(to); };
+  return nullptr;
+}
+
+Result<hb::Module> buildE2e(const KernelUse &use, unsigned lanes) {
+  const hb::Layout layout = layoutOf(use.layout, lanes);
+  const int block = use.ints[0];
+  if (use.kernel == "axpb") {
+    auto axpb = hb::jit("axpb", [&](Constexpr<int> BLOCK) {
+      Tensor x = hb::arg(hb::pointer_type(hb::float32)), out = hb::arg(hb::pointer_type(hb::float32));
+      Tensor scale = hb::arg(hb::float32), n = hb::arg(hb::int32);
+      Tensor offsets = hb::program_id(0) * BLOCK + hb::arange(0, BLOCK, layout);
+      Tensor mask = offsets < n;
+      hb::store(out + offsets, hb::load(x + offsets, mask) * scale + 1.5, mask);
+    });
+    return axpb.specialize(optionsOf(use), Constexpr<int>("BLOCK", block));
+  }
+  const E2eElementwiseOp *op = nullptr;
+  for (const E2eElementwiseOp &o : e2eElementwiseOps())
+    if (o.name == use.variant)
+      op = &o;
+  Body f = op ? e2eBody(op->name, op->ins[0], op->out) : nullptr;
+  if (!f)
+    return Error("no e2e elementwise op '" + use.variant + "' (tests/kernels/Elementwise.cpp)");
+  return elementwise("elementwise", op->ins, op->out, f, use.layout, block, lanes);
 }
 
 } // namespace
@@ -134,7 +219,9 @@ std::string addElementwiseKernels(BuiltKernels &out) {
   std::vector<ElementwiseUse> uses = elementwiseUses();
   for (ElementwiseUse &u : conversionUses())
     uses.push_back(std::move(u));
-  return addUses<ElementwiseUse>(out, uses, build);
+  if (std::string error = addUses<ElementwiseUse>(out, uses, build); !error.empty())
+    return error;
+  return addUses<KernelUse>(out, e2eElementwiseUses(), buildE2e);
 }
 
 } // namespace hadron::kernels

@@ -32,9 +32,11 @@
 #define HADRON_TESTS_KERNELS_ELEMENTWISE_H
 
 #include "kernels/Frame.h"
+#include "kernels/KernelUse.h"
 #include "testkit/Values.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hadron::kernels {
@@ -136,6 +138,116 @@ inline std::vector<ElementwiseUse> conversionUses() {
                     elemNamed(types.substr(bar + 1)), layout});
   }
   return uses;
+}
+
+//===----------------------------------------------------------------------===//
+// tests/e2e's elementwise kernels
+//===----------------------------------------------------------------------===//
+//
+//   elementwise (in_0, ..., in_{arity-1}, out, n: i32)
+//         ints {block}, variant: the op's name. Program pid's masked block
+//         (pid * block + arange(block) below n; masked-off elements read 1)
+//         of each input, the op, stored. The name is the operands' type,
+//         then the arith/math op (and its predicate, or the result type of a
+//         conversion): "i32_floordivsi", "i32_cmpi_ult", "f32_truncf_f16".
+//         i32_select is where(a > b, c, a); comparisons store 0/1 as i32.
+//   axpb (x, out: f32, s: f32, n: i32)
+//         ints {block}: out = x * s + 1.5, masked by n.
+
+/// One op of tests/e2e's Elementwise test.
+struct E2eElementwiseOp {
+  std::string name;
+  std::vector<Elem> ins;
+  Elem out;
+};
+
+/// Every op, in the test's order.
+inline const std::vector<E2eElementwiseOp> &e2eElementwiseOps() {
+  using E = Elem;
+  const E i32 = E::I32, i64 = E::I64, h = E::F16, s = E::F32, d = E::F64;
+  static const std::vector<E2eElementwiseOp> ops = {
+      {"i32_addi", {i32, i32}, i32},       {"i32_subi", {i32, i32}, i32},
+      {"i32_muli", {i32, i32}, i32},       {"i32_divsi", {i32, i32}, i32},
+      {"i32_remsi", {i32, i32}, i32},      {"i32_divui", {i32, i32}, i32},
+      {"i32_remui", {i32, i32}, i32},      {"i32_floordivsi", {i32, i32}, i32},
+      {"i32_ceildivsi", {i32, i32}, i32},  {"i32_andi", {i32, i32}, i32},
+      {"i32_ori", {i32, i32}, i32},        {"i32_xori", {i32, i32}, i32},
+      {"i32_shli", {i32, i32}, i32},       {"i32_shrsi", {i32, i32}, i32},
+      {"i32_shrui", {i32, i32}, i32},      {"i32_minsi", {i32, i32}, i32},
+      {"i32_maxsi", {i32, i32}, i32},      {"i32_minui", {i32, i32}, i32},
+      {"i32_maxui", {i32, i32}, i32},      {"i32_absi", {i32}, i32},
+      {"i32_ctpop", {i32}, i32},           {"i32_cmpi_slt", {i32, i32}, i32},
+      {"i32_cmpi_ult", {i32, i32}, i32},   {"i32_cmpi_eq", {i32, i32}, i32},
+      {"i32_cmpi_sge", {i32, i32}, i32},   {"i32_select", {i32, i32, i32}, i32},
+      {"i32_extsi_i64", {i32}, i64},       {"i32_extui_i64", {i32}, i64},
+      {"i32_sitofp_f32", {i32}, s},        {"i32_uitofp_f32", {i32}, s},
+      {"i32_sitofp_f64", {i32}, d},        {"i32_bitcast_f32", {i32}, s},
+      {"i64_addi", {i64, i64}, i64},       {"i64_muli", {i64, i64}, i64},
+      {"i64_divsi", {i64, i64}, i64},      {"i64_remsi", {i64, i64}, i64},
+      {"i64_divui", {i64, i64}, i64},      {"i64_shli", {i64, i64}, i64},
+      {"i64_shrsi", {i64, i64}, i64},      {"i64_shrui", {i64, i64}, i64},
+      {"i64_maxsi", {i64, i64}, i64},      {"i64_minui", {i64, i64}, i64},
+      {"i64_trunci_i32", {i64}, i32},      {"i64_sitofp_f64", {i64}, d},
+      {"i64_sitofp_f32", {i64}, s},        {"f32_addf", {s, s}, s},
+      {"f32_subf", {s, s}, s},             {"f32_mulf", {s, s}, s},
+      {"f32_divf", {s, s}, s},             {"f32_remf", {s, s}, s},
+      {"f32_negf", {s}, s},                {"f32_maximumf", {s, s}, s},
+      {"f32_minimumf", {s, s}, s},         {"f32_maxnumf", {s, s}, s},
+      {"f32_minnumf", {s, s}, s},          {"f32_cmpf_olt", {s, s}, i32},
+      {"f32_cmpf_une", {s, s}, i32},       {"f32_cmpf_uno", {s, s}, i32},
+      {"f32_cmpf_oge", {s, s}, i32},       {"f32_fma", {s, s, s}, s},
+      {"f32_sqrt", {s}, s},                {"f32_absf", {s}, s},
+      {"f32_floor", {s}, s},               {"f32_ceil", {s}, s},
+      {"f32_trunc", {s}, s},               {"f32_round", {s}, s},
+      {"f32_copysign", {s, s}, s},         {"f32_fptosi_i32", {s}, i32},
+      {"f32_fptoui_i32", {s}, i32},        {"f32_extf_f64", {s}, d},
+      {"f32_truncf_f16", {s}, h},          {"f32_exp", {s}, s},
+      {"f32_exp2", {s}, s},                {"f32_log", {s}, s},
+      {"f32_log2", {s}, s},                {"f32_rsqrt", {s}, s},
+      {"f32_sin", {s}, s},                 {"f32_cos", {s}, s},
+      {"f32_tanh", {s}, s},                {"f32_erf", {s}, s},
+      {"f32_powf", {s, s}, s},             {"f32_atan2", {s, s}, s},
+      {"f64_addf", {d, d}, d},             {"f64_mulf", {d, d}, d},
+      {"f64_divf", {d, d}, d},             {"f64_fma", {d, d, d}, d},
+      {"f64_sqrt", {d}, d},                {"f64_maximumf", {d, d}, d},
+      {"f64_exp", {d}, d},                 {"f64_log", {d}, d},
+      {"f64_fptosi_i64", {d}, i64},        {"f64_truncf_f32", {d}, s},
+      {"f16_addf", {h, h}, h},             {"f16_mulf", {h, h}, h},
+      {"f16_divf", {h, h}, h},             {"f16_maximumf", {h, h}, h},
+      {"f16_extf_f32", {h}, s},            {"f16_exp", {h}, h},
+      {"f16_fptosi_i32", {h}, i32},
+  };
+  return ops;
+}
+
+/// The layouts (written for 32 lanes) and blocks of the Elementwise test
+/// (the first two) and of ElementwiseScalars (the third).
+inline const std::vector<std::pair<Blocked, int>> &e2eElementwiseLayouts() {
+  static const std::vector<std::pair<Blocked, int>> l = {
+      {{{4}, {32}, {4}, {0}}, 512},
+      {{{1}, {32}, {8}, {0}}, 256},
+      {{{2}, {32}, {1}, {0}}, 128},
+  };
+  return l;
+}
+
+namespace e2eelementwise {
+inline KernelUse op(const E2eElementwiseOp &op, const Blocked &l, int block) {
+  return {"elementwise", l, op.ins[0], {}, {block}, op.name};
+}
+inline KernelUse axpb(const Blocked &l, int block) { return {"axpb", l, Elem::F32, {}, {block}}; }
+} // namespace e2eelementwise
+
+/// What tests/e2e's elementwise tests take.
+inline std::vector<KernelUse> e2eElementwiseUses() {
+  std::vector<KernelUse> u;
+  for (const E2eElementwiseOp &op : e2eElementwiseOps())
+    for (int i = 0; i < 2; ++i)
+      u.push_back(e2eelementwise::op(op, e2eElementwiseLayouts()[i].first,
+                                     e2eElementwiseLayouts()[i].second));
+  u.push_back(e2eelementwise::axpb(e2eElementwiseLayouts()[2].first,
+                                   e2eElementwiseLayouts()[2].second));
+  return u;
 }
 
 } // namespace hadron::kernels

@@ -37,6 +37,8 @@ std::string addLayoutKernels(BuiltKernels &out);
 std::string addDotKernels(BuiltKernels &out);
 /// tests/e2e's shared-memory kernels (SharedMemory.h).
 std::string addSharedMemoryKernels(BuiltKernels &out);
+/// tests/e2e's assert and hint kernels (Debug.h).
+std::string addDebugKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 

@@ -296,6 +296,12 @@ Tensor umax(const Operand &a, const Operand &b, SourceLoc loc) {
 Tensor umin(const Operand &a, const Operand &b, SourceLoc loc) {
   return arith2<arith::MinUIOp, void>(a, b, "umin", loc);
 }
+Tensor floordiv(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::FloorDivSIOp, void>(a, b, "floordiv", loc);
+}
+Tensor ceildiv(const Operand &a, const Operand &b, SourceLoc loc) {
+  return arith2<arith::CeilDivSIOp, void>(a, b, "ceildiv", loc);
+}
 
 namespace {
 
@@ -742,6 +748,47 @@ Tensor floor(const Tensor &x, SourceLoc loc) {
 }
 Tensor ceil(const Tensor &x, SourceLoc loc) {
   return unaryFloat<math::CeilOp>(x, FastMath::none, loc, "ceil");
+}
+
+Tensor trunc(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::TruncOp>(x, FastMath::none, loc, "trunc");
+}
+Tensor round(const Tensor &x, SourceLoc loc) {
+  return unaryFloat<math::RoundOp>(x, FastMath::none, loc, "round");
+}
+Tensor erf(const Tensor &x, FastMath fm, SourceLoc loc) {
+  return unaryFloat<math::ErfOp>(x, fm, loc, "erf");
+}
+
+namespace {
+
+template <typename MathOp>
+Tensor binaryFloat(const Operand &a, const Operand &b, FastMath fm, const SourceLoc &loc,
+                   const std::string &what) {
+  Trace &t = Trace::current(loc);
+  auto [x, y] = unify(t, a, b, loc, what);
+  requireKind(t, x, false, true, loc, what);
+  return Tensor(t.checked(MathOp::create(t.b, t.at(loc), x, y, flags(fm)), loc, what).getResult());
+}
+
+} // namespace
+
+Tensor pow(const Operand &a, const Operand &b, FastMath fm, SourceLoc loc) {
+  return binaryFloat<math::PowFOp>(a, b, fm, loc, "pow");
+}
+Tensor atan2(const Operand &y, const Operand &x, FastMath fm, SourceLoc loc) {
+  return binaryFloat<math::Atan2Op>(y, x, fm, loc, "atan2");
+}
+Tensor copysign(const Operand &a, const Operand &b, SourceLoc loc) {
+  return binaryFloat<math::CopySignOp>(a, b, FastMath::none, loc, "copysign");
+}
+
+Tensor popcount(const Tensor &x, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  Value v = requireTensor(t, x, loc, "popcount");
+  requireKind(t, v, true, false, loc, "popcount");
+  return Tensor(
+      t.checked(math::CtPopOp::create(t.b, t.at(loc), v), loc, "popcount").getResult());
 }
 
 Tensor abs(const Tensor &x, SourceLoc loc) {

@@ -147,7 +147,8 @@ std::string specialisationKey(const std::string &name, const Options &options,
                               const std::vector<std::string> &parts) {
   std::string key = name;
   for (const std::string &p : parts)
-    key += "." + p;
+    if (!p.empty()) // an empty Constexprs
+      key += "." + p;
   return key + ".w" + std::to_string(options.numWarps);
 }
 

@@ -113,9 +113,22 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                 signature->name, e ? e : "symbol is NULL");
   }
 
-  std::vector<Slot> slots(signature->num_args);
-  std::vector<void *> argv(signature->num_args);
-  // Tensor descriptors in the generic encoding (plugin/TensorDesc.h).
+  // Small kernels are the common case: no allocation for up to 16 arguments.
+  constexpr uint32_t kInline = 16;
+  Slot inlineSlots[kInline];
+  void *inlineArgv[kInline];
+  std::vector<Slot> heapSlots;
+  std::vector<void *> heapArgv;
+  Slot *slots = inlineSlots;
+  void **argp = inlineArgv;
+  if (signature->num_args > kInline) {
+    heapSlots.resize(signature->num_args);
+    heapArgv.resize(signature->num_args);
+    slots = heapSlots.data();
+    argp = heapArgv.data();
+  }
+  // Tensor descriptors in the generic encoding (plugin/TensorDesc.h); no
+  // allocation for kernels without any.
   std::vector<std::array<uint64_t, plugin::kGenericTensorDescMaxWords>> descWords;
   for (uint32_t i = 0; i < signature->num_args; ++i)
     if (args[i].kind == HD_ARG_TENSOR_DESC)
@@ -126,11 +139,11 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
         return fail(err, HD_ERROR_INVALID_ARGUMENT, "argument %u of %s is a NULL tensor descriptor",
                     i, signature->name);
       plugin::packGenericTensorDesc(*args[i].value.desc, descWords[d].data());
-      argv[i] = descWords[d++].data();
+      argp[i] = descWords[d++].data();
       continue;
     }
     slots[i] = marshal(args[i]);
-    argv[i] = &slots[i];
+    argp[i] = &slots[i];
   }
 
   const uint64_t gx = grid[0], gy = grid[1], gz = grid[2];
@@ -139,9 +152,8 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                 static_cast<unsigned long long>(gx), static_cast<unsigned long long>(gy),
                 static_cast<unsigned long long>(gz));
   const uint64_t ctas = gx * gy * gz;
-  void **argp = argv.data();
   AssertState asserts;
-  ThreadPool::Body body = [&](uint64_t first, uint64_t last, void *shared) {
+  auto body = [&](uint64_t first, uint64_t last, void *shared) {
     // After a failed assert the remaining CTAs do not run (a GPU context
     // stops too). One setjmp serves the whole range: an assert ends it.
     if (asserts.failed.load(std::memory_order_relaxed))

@@ -90,8 +90,10 @@ bool ThreadPool::run(uint64_t ctas, uint64_t sharedBytes, const Body &body, uint
   job.body = &body;
   const uint64_t workers = workers_.empty() ? 1 : workers_.size();
   job.chunk = std::max<uint64_t>(1, std::min<uint64_t>(64, ctas / (workers * 8)));
-  if (workers_.empty()) {
-    drain(job, buffers_[0]);
+  if (workers_.empty() || ctas == 1) {
+    // One CTA runs on the caller: waking a worker and waiting for it would
+    // cost more than a small kernel (microseconds a launch).
+    drain(job, buffers_[workers_.size()]);
   } else {
     {
       std::lock_guard<std::mutex> lock(mutex_);

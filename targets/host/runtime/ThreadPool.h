@@ -14,7 +14,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -24,8 +23,24 @@ namespace hadron::host {
 
 class ThreadPool {
 public:
-  /// Runs CTAs [first, last) on the calling worker with its shared buffer.
-  using Body = std::function<void(uint64_t first, uint64_t last, void *shared)>;
+  /// Runs CTAs [first, last) on the calling worker with its shared buffer:
+  /// a reference to a callable that outlives run() (no copy, no allocation
+  /// per launch).
+  class Body {
+  public:
+    template <typename F>
+    Body(const F &f)
+        : callable_(&f), call_([](const void *c, uint64_t first, uint64_t last, void *shared) {
+            (*static_cast<const F *>(c))(first, last, shared);
+          }) {}
+    void operator()(uint64_t first, uint64_t last, void *shared) const {
+      call_(callable_, first, last, shared);
+    }
+
+  private:
+    const void *callable_;
+    void (*call_)(const void *, uint64_t, uint64_t, void *);
+  };
 
   /// The process-wide pool, started on first use.
   static ThreadPool &get();
@@ -36,10 +51,10 @@ public:
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   /// Runs body(cta, shared) for every cta in [0, ctas) and returns when all
-  /// have finished. `shared` holds at least `sharedBytes` bytes. Launches
-  /// from several threads run one after the other. Returns false, with the
-  /// number of CTAs that ran in `ran`, when no worker could allocate its
-  /// shared buffer.
+  /// have finished; a single CTA runs on the calling thread. `shared` holds
+  /// at least `sharedBytes` bytes. Launches from several threads run one
+  /// after the other. Returns false, with the number of CTAs that ran in
+  /// `ran`, when no worker could allocate its shared buffer.
   bool run(uint64_t ctas, uint64_t sharedBytes, const Body &body, uint64_t &ran);
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()); }

@@ -48,12 +48,14 @@
 #include "mlir/IR/Value.h"
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace mlir {
@@ -85,6 +87,53 @@ template <typename T> struct Constexpr {
   operator const T &() const { return value; }
   const T &operator*() const { return value; }
   const T *operator->() const { return &value; }
+};
+
+/// Compile-time constants by name, the C++ form of the Python front end's
+/// constexpr dict: for a kernel whose callable takes `const Constexprs &`,
+/// so that a harness can hold a configuration as data.
+///
+///   auto fill = jit("fill", [](const Constexprs &c) {
+///     Tensor offsets = arange(0, c.get<int>("BLOCK"), c.get<Layout>("layout"));
+///     ...
+///   });
+///   fill.specialize({.numWarps = 4}, Constexprs{{"BLOCK", 1024}, {"layout", Blocked{...}}});
+///
+/// Entries are kept in name order: the specialisation key (name_value for
+/// each, fill.BLOCK_1024.layout_blocked_....w4) does not depend on the order
+/// they were given in, and each distinct map is its own module.
+class Constexprs {
+public:
+  using Value = std::variant<int64_t, bool, DType, Layout>;
+
+  Constexprs() = default;
+  Constexprs(std::initializer_list<std::pair<std::string, Value>> entries);
+
+  /// Sets `name`, replacing an earlier value.
+  Constexprs &set(const std::string &name, Value value);
+  bool contains(const std::string &name) const;
+  const std::vector<std::pair<std::string, Value>> &entries() const { return entries_; }
+
+  /// The value of `name` as T (an integer type, bool, DType or Layout).
+  /// Inside a trace, a missing name or a value of another kind stops it with
+  /// an error at the caller's location that names the constant and lists
+  /// those given.
+  template <typename T> T get(const std::string &name, SourceLoc loc = SourceLoc::current()) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return std::get<bool>(lookup(name, 1, loc));
+    else if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(std::get<int64_t>(lookup(name, 0, loc)));
+    else if constexpr (std::is_same_v<T, DType>)
+      return std::get<DType>(lookup(name, 2, loc));
+    else
+      return std::get<Layout>(lookup(name, 3, loc));
+  }
+
+private:
+  /// The value of `name`, which must hold alternative `index` of Value.
+  const Value &lookup(const std::string &name, size_t index, const SourceLoc &loc) const;
+
+  std::vector<std::pair<std::string, Value>> entries_;
 };
 
 //===----------------------------------------------------------------------===//
@@ -195,6 +244,12 @@ Tensor ugt(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::curren
 Tensor uge(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 /// Floats: true where either operand is NaN.
 Tensor unordered(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// Signed integer division rounding toward negative infinity (Python's
+/// `//`) and toward positive infinity.
+Tensor floordiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+Tensor ceildiv(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
+/// The number of set bits of each integer element.
+Tensor popcount(const Tensor &x, SourceLoc loc = SourceLoc::current());
 /// x.to(type) with integers read or written as unsigned: zero-extends
 /// (extui), converts unsigned integers to floats (uitofp) and floats to
 /// unsigned integers (fptoui); narrowing and float-to-float as .to().
@@ -316,6 +371,18 @@ Tensor maxnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::cur
 Tensor minnum(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 Tensor floor(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor ceil(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Rounds toward zero; to the nearest integer, halves away from zero.
+Tensor trunc(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor round(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor erf(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
+/// a raised to the float power b.
+Tensor pow(const Operand &a, const Operand &b, FastMath fm = FastMath::none,
+           SourceLoc loc = SourceLoc::current());
+/// The angle of the point (x, y), y first as in C.
+Tensor atan2(const Operand &y, const Operand &x, FastMath fm = FastMath::none,
+             SourceLoc loc = SourceLoc::current());
+/// The magnitude of a with the sign of b.
+Tensor copysign(const Operand &a, const Operand &b, SourceLoc loc = SourceLoc::current());
 Tensor tanh(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 /// a * b + c, rounded once.
 Tensor fma(const Operand &a, const Operand &b, const Operand &c,
@@ -594,6 +661,8 @@ template <typename T> std::string keyPart(const Constexpr<T> &c) {
   std::string value = keyPart(c.value);
   return c.name.empty() ? value : c.name + "_" + value;
 }
+/// NAME_value for each entry, dot-separated.
+std::string keyPart(const Constexprs &c);
 /// Builds the module `key` for kernel `name` by running `body`.
 Result<Module> trace(const std::string &name, const std::string &key, const Options &options,
                      const SourceLoc &definedAt, const std::function<void()> &body);
