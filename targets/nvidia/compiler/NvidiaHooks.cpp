@@ -306,8 +306,6 @@ void NvidiaHooks::assertTrue(OpBuilder &b, Location loc, Value condition, String
                        ValueRange{condition, globalString(b, loc, module, message)});
 }
 
-namespace {
-
 /// PTX with side effects (it touches memory the compiler does not see).
 void inlinePtx(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
                ValueRange operands) {
@@ -318,9 +316,7 @@ void inlinePtx(OpBuilder &b, Location loc, StringRef text, StringRef constraints
                             ArrayAttr());
 }
 
-} // namespace
 
-// cp.async (sm_80+, every arch the model has): 4, 8 or 16 bytes, zero-filled
 // past src-size, which is 0 where the copy is masked off.
 unsigned NvidiaHooks::asyncCopyBytes() const { return 16; }
 

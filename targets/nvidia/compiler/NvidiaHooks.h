@@ -24,6 +24,10 @@ namespace hadron::nvidia {
 struct ArchModel;
 struct NamedMatrixInstr;
 
+/// Inline PTX with side effects (it touches memory the compiler does not see).
+void inlinePtx(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef text,
+               llvm::StringRef constraints, mlir::ValueRange operands);
+
 class NvidiaHooks : public TargetHooks {
 public:
   /// Hooks for code that runs on `arch` (which decides the matrix

@@ -22,15 +22,6 @@ namespace hadron::nvidia {
 
 namespace {
 
-void emitPtx(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
-             ValueRange operands) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
-                            /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-                            ArrayAttr());
-}
-
 Value asI64(OpBuilder &b, Location loc, Value ptr) {
   return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
 }
@@ -59,7 +50,7 @@ Type NvidiaHooks::tensorDescType(MLIRContext *ctx, unsigned rank) {
 
 void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsigned count,
                                Value leader) {
-  emitPtx(b, loc,
+  inlinePtx(b, loc,
           predicated("$1", "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";"),
           "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
 }
@@ -71,13 +62,13 @@ void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsi
           ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
                 ";"
           : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
-  emitPtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
+  inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
 }
 
 void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {
   // try_wait suspends the thread for a while before it reports; retry until
   // the phase completed. Labels are local to the braces.
-  emitPtx(b, loc,
+  inlinePtx(b, loc,
           "{\n\t.reg .pred done;\n\tWAIT:\n\t"
           "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
           "@!done bra.uni WAIT;\n\t}",
@@ -142,14 +133,14 @@ std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, Valu
     std::string instr = "cp.async.bulk.tensor." + std::to_string(rank) +
                         "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" +
                         list + "}], [$2];";
-    emitPtx(b, loc, predicated("$3", instr), constraints, operands);
+    inlinePtx(b, loc, predicated("$3", instr), constraints, operands);
   }
   return "";
 }
 
 void NvidiaHooks::fenceAsyncShared(OpBuilder &b, Location loc) {
   if (hasTensorCopyEngine())
-    emitPtx(b, loc, "fence.proxy.async.shared::cta;", "", {});
+    inlinePtx(b, loc, "fence.proxy.async.shared::cta;", "", {});
 }
 
 } // namespace hadron::nvidia
