@@ -145,6 +145,7 @@ public:
         inst->replaceAllUsesWith(PoisonValue::get(inst->getType()));
     for (Instruction *inst : dead)
       inst->eraseFromParent();
+    markLifetimes();
   }
 
 private:
@@ -199,6 +200,7 @@ private:
     IRBuilder<> b(&f.getEntryBlock(), f.getEntryBlock().begin());
     AllocaInst *home = b.CreateAlloca(ArrayType::get(storageOf(elem), n), nullptr, "tile");
     home->setAlignment(std::max(home->getAlign(), chunkAlign(elem)));
+    homes.push_back(home);
     return home;
   }
 
@@ -939,6 +941,7 @@ private:
     BasicBlock *pre = before->getParent();
     BasicBlock *post = SplitBlock(pre, before->getIterator());
     BasicBlock *loop = BasicBlock::Create(ctx, "tile.loop", &f, post);
+    loops.insert(loop);
     pre->getTerminator()->setSuccessor(0, loop);
     IRBuilder<> b(loop);
     PHINode *c = b.CreatePHI(b.getInt64Ty(), 2, "chunk");
@@ -1176,6 +1179,110 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
+  // Lifetimes
+  //===--------------------------------------------------------------------===//
+  //
+  // Every home is its own alloca, so without lifetimes a kernel's frame holds
+  // all its tiles at once (megabytes for attention). A home used only within
+  // one input block (now a chain of pieces and the chunk loops between them)
+  // gets llvm.lifetime.start before its first use and .end after its last,
+  // so that the back end's stack colouring lets homes share bytes. Homes of
+  // phis, or used in several blocks, keep the whole frame.
+
+  /// For each block of a chain (an input block split around chunk loops),
+  /// the chain and its position in it.
+  DenseMap<BasicBlock *, std::pair<unsigned, unsigned>> chains() {
+    DenseMap<BasicBlock *, std::pair<unsigned, unsigned>> at;
+    unsigned chain = 0;
+    for (BasicBlock &block : f) {
+      if (loops.contains(&block) || at.contains(&block))
+        continue;
+      // Not the piece after a loop: that one is reached from its loop.
+      bool afterLoop = llvm::any_of(predecessors(&block),
+                                    [&](BasicBlock *p) { return loops.contains(p); });
+      if (afterLoop)
+        continue;
+      unsigned index = 0;
+      for (BasicBlock *piece = &block; piece;) {
+        at[piece] = {chain, index++};
+        auto *br = dyn_cast<BranchInst>(piece->getTerminator());
+        BasicBlock *loop = br && br->isUnconditional() ? br->getSuccessor(0) : nullptr;
+        if (!loop || !loops.contains(loop))
+          break;
+        at[loop] = {chain, index++};
+        auto *back = cast<BranchInst>(loop->getTerminator());
+        piece = back->getSuccessor(back->getSuccessor(0) == loop ? 1 : 0);
+      }
+      ++chain;
+    }
+    return at;
+  }
+
+  void markLifetimes() {
+    DenseMap<BasicBlock *, std::pair<unsigned, unsigned>> at = chains();
+    // Positions: (piece, instruction) within a chain; a loop counts whole.
+    DenseMap<BasicBlock *, DenseMap<Instruction *, unsigned>> order;
+    auto position = [&](Instruction *inst) {
+      BasicBlock *block = inst->getParent();
+      auto &numbers = order[block];
+      if (numbers.empty()) {
+        unsigned n = 0;
+        for (Instruction &i : *block)
+          numbers[&i] = n++;
+      }
+      return std::make_pair(at.lookup(block).second, loops.contains(block) ? 0 : numbers[inst]);
+    };
+    for (AllocaInst *home : homes) {
+      if (pinned.contains(home))
+        continue;
+      SmallVector<Instruction *> uses;
+      SmallVector<Value *> work{home};
+      bool ok = true;
+      while (!work.empty() && ok) {
+        for (User *user : work.pop_back_val()->users()) {
+          auto *inst = cast<Instruction>(user);
+          if (isa<GetElementPtrInst, BitCastInst>(inst))
+            work.push_back(inst);
+          else if (isa<LoadInst, StoreInst, MemTransferInst>(inst))
+            uses.push_back(inst);
+          else
+            ok = false;
+        }
+      }
+      if (!ok || uses.empty())
+        continue;
+      auto chain = at.find(uses.front()->getParent());
+      if (chain == at.end() || llvm::any_of(uses, [&](Instruction *u) {
+            auto c = at.find(u->getParent());
+            return c == at.end() || c->second.first != chain->second.first;
+          }))
+        continue;
+      Instruction *first = uses.front(), *last = uses.front();
+      for (Instruction *u : uses) {
+        if (position(u) < position(first))
+          first = u;
+        if (position(u) > position(last))
+          last = u;
+      }
+      // Before a loop: at the end of the piece before it; after one: at the
+      // start of the piece after it.
+      Instruction *startAt = first;
+      if (BasicBlock *loop = first->getParent(); loops.contains(loop))
+        for (BasicBlock *pred : predecessors(loop))
+          if (pred != loop)
+            startAt = pred->getTerminator();
+      Instruction *endAt = last->getNextNode();
+      if (loops.contains(last->getParent())) {
+        auto *back = cast<BranchInst>(last->getParent()->getTerminator());
+        BasicBlock *exit = back->getSuccessor(back->getSuccessor(0) == last->getParent() ? 1 : 0);
+        endAt = &*exit->getFirstInsertionPt();
+      }
+      IRBuilder<>(startAt).CreateLifetimeStart(home);
+      IRBuilder<>(endAt).CreateLifetimeEnd(home);
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
   // The walk
   //===--------------------------------------------------------------------===//
 
@@ -1188,6 +1295,7 @@ private:
       t.base = newHome(elementOf(phi->getType()), lanesOf(phi->getType()));
       t.phi = phi;
       tiles[phi] = t;
+      pinned.insert(t.base);
       phis.push_back(phi);
       dead.insert(phi);
       return;
@@ -1436,6 +1544,9 @@ private:
   DenseMap<StoreInst *, AllocaInst *> spills;
   DenseMap<LoadInst *, AllocaInst *> reloads;
   DenseMap<Value *, SmallVector<Instruction *>> spillReaders;
+  std::vector<AllocaInst *> homes;
+  DenseSet<Value *> pinned;
+  DenseSet<BasicBlock *> loops;
   Region region;
   std::vector<PHINode *> phis;
   SetVector<Instruction *> dead;
