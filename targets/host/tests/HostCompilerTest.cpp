@@ -5,6 +5,8 @@
 
 #include "HostKernelABI.h"
 #include "hadron/plugin/plugin.h"
+#include "testkit/Attention.h"
+#include "testkit/Values.h"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +24,8 @@
 #include <vector>
 
 namespace {
+
+namespace testkit = hadron::testkit;
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path);
@@ -42,15 +46,21 @@ protected:
     ASSERT_EQ(table->abi_major, HADRON_PLUGIN_ABI_MAJOR);
   }
 
-  /// Compiles `ir` and returns the entry of `kernel`, keeping the .so open.
-  hd_host_kernel_fn compile(const std::string &ir, const std::string &kernel,
-                            const char *arch = nullptr) {
+  /// The compiled module of `ir` for `arch`, or null (with a failure).
+  hd_compiled_module *compiled(const std::string &ir, const char *arch) {
     hd_compile_options options{sizeof(options), arch, 3, nullptr};
     hd_compiled_module *module = nullptr;
     hd_error err{};
     hd_status status = table->compile(ir.data(), ir.size(), &options, &module, &err);
     EXPECT_EQ(status, HD_OK) << err.message;
-    if (status != HD_OK)
+    return status == HD_OK ? module : nullptr;
+  }
+
+  /// Compiles `ir` and returns the entry of `kernel`, keeping the .so open.
+  hd_host_kernel_fn compile(const std::string &ir, const std::string &kernel,
+                            const char *arch = nullptr) {
+    hd_compiled_module *module = compiled(ir, arch);
+    if (!module)
       return nullptr;
     char path[] = "/tmp/hadron-test-XXXXXX";
     int fd = mkstemp(path);
@@ -80,12 +90,8 @@ protected:
 
   /// The LLVM IR `ir` compiles to for `arch`.
   std::string llvmIR(const std::string &ir, const char *arch) {
-    hd_compile_options options{sizeof(options), arch, 3, nullptr};
-    hd_compiled_module *module = nullptr;
-    hd_error err{};
-    hd_status status = table->compile(ir.data(), ir.size(), &options, &module, &err);
-    EXPECT_EQ(status, HD_OK) << err.message;
-    if (status != HD_OK)
+    hd_compiled_module *module = compiled(ir, arch);
+    if (!module)
       return {};
     std::string text = module->llvm_ir;
     table->release(module);
@@ -534,18 +540,6 @@ TEST_F(HostCompilerTest, LargeTileIsLoopsOverChunks) {
   }
 }
 
-uint16_t bf16Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return uint16_t((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
-float bf16Value(uint16_t bits) {
-  uint32_t u = uint32_t(bits) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 // The bf16 GEMMs of examples/nvidia (128x128 and 128x256 tiles of C, a ring
 // of shared-memory stages, #hd.mma accumulators for mma.sync and wgmma) run
 // on the host as FMAs. Integer inputs in [-2, 2] keep every sum exact in
@@ -565,9 +559,9 @@ TEST_F(HostCompilerTest, GemmExamplesRunOnTheHost) {
     std::uniform_int_distribution<int> dist(-2, 2);
     std::vector<uint16_t> a(e.m * e.k), b(e.k * e.n), c(e.m * e.n + 64, 0x7fc1);
     for (uint16_t &v : a)
-      v = bf16Bits(float(dist(rng)));
+      v = testkit::toBf16Bits(float(dist(rng)));
     for (uint16_t &v : b)
-      v = bf16Bits(float(dist(rng)));
+      v = testkit::toBf16Bits(float(dist(rng)));
     uint16_t *pa = a.data(), *pb = b.data(), *pc = c.data();
     int m = e.m, n = e.n, k = e.k;
     void *args[] = {&pa, &pb, &pc, &m, &n, &k};
@@ -576,8 +570,8 @@ TEST_F(HostCompilerTest, GemmExamplesRunOnTheHost) {
       for (int j = 0; j < n; ++j) {
         float sum = 0;
         for (int t = 0; t < k; ++t)
-          sum += bf16Value(a[i * k + t]) * bf16Value(b[t * n + j]);
-        ASSERT_EQ(c[i * n + j], bf16Bits(sum)) << "C[" << i << "][" << j << "]";
+          sum += testkit::fromBf16Bits(a[i * k + t]) * testkit::fromBf16Bits(b[t * n + j]);
+        ASSERT_EQ(c[i * n + j], testkit::toBf16Bits(sum)) << "C[" << i << "][" << j << "]";
       }
     for (size_t i = size_t(m) * n; i < c.size(); ++i)
       ASSERT_EQ(c[i], 0x7fc1) << "wrote past C at " << i;
@@ -599,41 +593,26 @@ TEST_F(HostCompilerTest, AttentionExamplesRunOnTheHost) {
     std::uniform_real_distribution<float> dist(-2.f, 2.f);
     std::vector<uint16_t> q(count), kk(count), v(count), o(count + 64, 0x7fc1);
     for (size_t i = 0; i < count; ++i) {
-      q[i] = bf16Bits(dist(rng));
-      kk[i] = bf16Bits(dist(rng));
-      v[i] = bf16Bits(dist(rng) / 2);
+      q[i] = testkit::toBf16Bits(dist(rng));
+      kk[i] = testkit::toBf16Bits(dist(rng));
+      v[i] = testkit::toBf16Bits(dist(rng) / 2);
     }
     float scale = 1.f / std::sqrt(float(d));
     int n = nCtx;
     uint16_t *pq = q.data(), *pk = kk.data(), *pv = v.data(), *po = o.data();
     void *args[] = {&pq, &pk, &pv, &po, &scale, &n};
     launch(fn, args, nCtx / 128, heads, 1 << 20);
-    std::vector<double> s(nCtx), ref(d);
-    for (int h = 0; h < heads; ++h)
-      for (int i = 0; i < nCtx; ++i) {
-        const size_t row = (size_t(h) * nCtx + i) * d;
-        double mx = -INFINITY;
-        for (int j = 0; j < nCtx; ++j) {
-          double dot = 0;
-          for (int x = 0; x < d; ++x)
-            dot += double(bf16Value(q[row + x])) * bf16Value(kk[(size_t(h) * nCtx + j) * d + x]);
-          s[j] = dot * scale;
-          mx = std::max(mx, s[j]);
-        }
-        double sum = 0;
-        std::fill(ref.begin(), ref.end(), 0.0);
-        for (int j = 0; j < nCtx; ++j) {
-          double p = std::exp(s[j] - mx);
-          sum += p;
-          for (int x = 0; x < d; ++x)
-            ref[x] += p * bf16Value(v[(size_t(h) * nCtx + j) * d + x]);
-        }
-        for (int x = 0; x < d; ++x) {
-          double want = ref[x] / sum;
-          ASSERT_NEAR(bf16Value(o[row + x]), want, 0x1p-8 + 0x1p-8 * std::fabs(want))
-              << "O[" << h << "][" << i << "][" << x << "]";
-        }
-      }
+    auto widen = [](const std::vector<uint16_t> &bits) {
+      std::vector<float> f;
+      for (uint16_t b : bits)
+        f.push_back(testkit::fromBf16Bits(b));
+      return f;
+    };
+    std::vector<float> qf = widen(q), kf = widen(kk), vf = widen(v);
+    std::vector<double> ref = testkit::attentionReference(qf, kf, vf, heads, nCtx, d, scale);
+    for (size_t i = 0; i < count; ++i)
+      ASSERT_NEAR(testkit::fromBf16Bits(o[i]), ref[i], testkit::attentionTolerance(ref[i]))
+          << "O[" << i / (size_t(nCtx) * d) << "][" << i / d % nCtx << "][" << i % d << "]";
     for (size_t i = count; i < o.size(); ++i)
       ASSERT_EQ(o[i], 0x7fc1) << "wrote past O at " << i;
   }
