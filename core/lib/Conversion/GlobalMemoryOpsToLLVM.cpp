@@ -145,8 +145,7 @@ Value accessAddress(ConversionPatternRewriter &rewriter, Location loc, Lowering 
 /// Where the accesses of a tile run in a loop (walkInLoop): the address of
 /// the element of register `r` (i32, at run time) of `ptrs`, rebuilt as a
 /// scalar when the ops that made `ptrs` allow it, else read from `spilled`
-/// (the lowered pointer tile in a stack buffer; made on first use, before
-/// the loop).
+/// (the lowered pointer tile, written to a stack buffer before the loop).
 struct LoopAddresses {
   ConversionPatternRewriter &rewriter;
   Value ptrs;
