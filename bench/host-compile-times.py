@@ -11,6 +11,7 @@ Nothing is asserted: this measures, docs/performance.md records the figures.
 
   bench/host-compile-times.py --hadron build/default/bin/hadron
   bench/host-compile-times.py --hadron ... --levels native,x86-64 --filter 'dot.*,scan.*'
+  bench/host-compile-times.py --filter 'example.*' --examples 'examples/**/*.mlir'
 """
 
 import argparse
@@ -46,8 +47,10 @@ def cases(hadron):
     return result
 
 
-def examples(root):
-    return [("example." + p.stem, p.read_text()) for p in sorted(root.glob("examples/*.mlir"))]
+def examples(root, globs):
+    paths = sorted({p for g in globs.split(",") for p in root.glob(g)})
+    return [("example." + str(p.relative_to(root / "examples").with_suffix("")).replace("/", "."),
+             p.read_text()) for p in paths]
 
 
 def main():
@@ -58,6 +61,8 @@ def main():
     parser.add_argument("--levels", default=",".join(LEVELS),
                         help="comma-separated host archs (default: all five)")
     parser.add_argument("--filter", default="*", help="comma-separated globs over case names")
+    parser.add_argument("--examples", default="examples/*.mlir",
+                        help="comma-separated globs of example files, from the source root")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds before one compile is stopped and reported as such")
     parser.add_argument("--wall", action="store_true", help="wall time instead of CPU time")
@@ -66,7 +71,7 @@ def main():
     args = parser.parse_args()
 
     globs = args.filter.split(",")
-    kernels = [(n, t) for n, t in cases(args.hadron) + examples(here)
+    kernels = [(n, t) for n, t in cases(args.hadron) + examples(here, args.examples)
                if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     levels = args.levels.split(",")
     times = {level: [] for level in levels}

@@ -267,6 +267,18 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
     return fail("the " + target.name + " passes after distribute failed");
   dumpStage(options, "1-llvm-dialect.mlir", [&](llvm::raw_ostream &os) { module->print(os); });
 
+  // Argument hints (hd.divisibility, ...) have served the analyses; the
+  // translation warns about each one it does not know, and a warning prints
+  // its whole function (megabytes for a kernel with large tiles).
+  module->walk([](LLVM::LLVMFuncOp func) {
+    auto fn = cast<FunctionOpInterface>(func.getOperation());
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      SmallVector<NamedAttribute> attrs(fn.getArgAttrs(i));
+      for (NamedAttribute attr : attrs)
+        if (attr.getName().getValue().starts_with("hd."))
+          fn.removeArgAttr(i, attr.getName());
+    }
+  });
   result.llvmContext = std::make_unique<llvm::LLVMContext>();
   result.llvmModule = translateModuleToLLVMIR(*module, *result.llvmContext, "hadron");
   if (!result.llvmModule)

@@ -83,6 +83,7 @@ hd_status TargetCompiler::compile(const char *ir, uint64_t irSize,
     return fail(rewritten.error());
   if (Status linked = linkLibraries(module); !linked)
     return fail(linked.error());
+  dumpStage(opts, "1-llvm-lowered.ll", [&](llvm::raw_ostream &os) { module.print(os, nullptr); });
   optimize(module, tm, opts.optLevel);
   if (Status checked = checkModule(module); !checked)
     return fail(checked.error());

@@ -148,6 +148,41 @@ ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op
   return targets;
 }
 
+/// Where one thread holds a whole tile (walkInLoop), the atomics of its
+/// elements as a loop: `element(ptr, values)` makes one element's atomic on
+/// `ptr` (the sink for a masked-off element) with that element's lanes of
+/// `operands`, and returns the old value. The tiles go through stack
+/// buffers. Null where the tile is short or not folded.
+Value atomicsInLoop(ConversionPatternRewriter &rewriter, Operation *op, Lowering &lowering,
+                    Type resultType, Value ptrs, Value mask, ValueRange operands,
+                    function_ref<Value(Value, ArrayRef<Value>)> element) {
+  auto vec = dyn_cast<VectorType>(resultType);
+  if (!vec || !walkInLoop(lowering.tiles, vec.getNumElements()))
+    return {};
+  Location loc = op->getLoc();
+  Type ptrType = cast<VectorType>(ptrs.getType()).getElementType();
+  Value ptrBuffer = spillTile(rewriter, loc, op, ptrs);
+  Value maskBuffer = mask ? spillTile(rewriter, loc, op, mask) : Value();
+  SmallVector<Value> buffers;
+  for (Value v : operands)
+    buffers.push_back(spillTile(rewriter, loc, op, v));
+  Value sink = mask ? atomicSink(rewriter, op, cast<LLVM::LLVMPointerType>(ptrType)) : Value();
+  Value out = stackBuffer(rewriter, op, vec.getElementType(), vec.getNumElements());
+  emitLoop(rewriter, loc, vec.getNumElements(), [&](Value r) {
+    Value ptr = loadLanes(rewriter, loc, ptrBuffer, ptrType, r, 0);
+    if (mask)
+      ptr = LLVM::SelectOp::create(rewriter, loc,
+                                   loadLanes(rewriter, loc, maskBuffer, rewriter.getI1Type(), r, 0),
+                                   ptr, sink);
+    SmallVector<Value> values;
+    for (auto [buffer, v] : llvm::zip(buffers, operands))
+      values.push_back(
+          loadLanes(rewriter, loc, buffer, cast<VectorType>(v.getType()).getElementType(), r, 0));
+    storeLanes(rewriter, loc, element(ptr, values), out, r);
+  });
+  return reloadTile(rewriter, loc, out, resultType);
+}
+
 /// Replaces `op` by its per-element results: a vector for a tile, the one
 /// value for a scalar.
 void replaceWithElements(ConversionPatternRewriter &rewriter, Operation *op, Type resultType,
@@ -167,12 +202,21 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
     Type element = getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
     if (!resultType || !element)
       return failure();
+    StringRef scope = lowering.hooks.atomicSyncScope(static_cast<int>(op.getScope()));
+    if (Value result = atomicsInLoop(
+            rewriter, op, lowering, resultType, adaptor.getPtr(), adaptor.getMask(),
+            adaptor.getVal(), [&](Value ptr, ArrayRef<Value> v) -> Value {
+              return LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, v[0],
+                                               ordering(op.getSem()), scope);
+            })) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     ElementTargets targets = elementTargets(rewriter, op, lowering, op.getType(),
                                             adaptor.getPtr(), adaptor.getMask(), element);
-    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getVal());
-    StringRef scope = lowering.hooks.atomicSyncScope(static_cast<int>(op.getScope()));
+    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     SmallVector<Value> old;
-    for (auto [ptr, value] : llvm::zip(targets.ptrs, values))
+    for (auto [ptr, value] : llvm::zip(targets.ptrs, vals))
       old.push_back(LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, value,
                                               ordering(op.getSem()), scope));
     if (scratchBytes(op, lowering.tiles) > 0) {
@@ -197,30 +241,39 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
       return failure();
     // cmpxchg works on integers: floats travel as their bits.
     Type bits = rewriter.getIntegerType(element.getIntOrFloatBitWidth());
-    ElementTargets targets =
-        elementTargets(rewriter, op, lowering, op.getType(), adaptor.getPtr(), Value(), element);
-    SmallVector<Value> cmps = unpack(rewriter, loc, adaptor.getCmp());
-    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     StringRef scope = lowering.hooks.atomicSyncScope(static_cast<int>(op.getScope()));
     LLVM::AtomicOrdering successOrdering = ordering(op.getSem());
     LLVM::AtomicOrdering failureOrdering =
         successOrdering == LLVM::AtomicOrdering::acq_rel || successOrdering == LLVM::AtomicOrdering::acquire
             ? LLVM::AtomicOrdering::acquire
             : LLVM::AtomicOrdering::monotonic;
-    SmallVector<Value> old;
-    for (size_t i = 0; i < targets.ptrs.size(); ++i) {
-      Value cmp = cmps[i], val = vals[i];
+    auto exchange = [&](Value ptr, Value cmp, Value val) -> Value {
       if (element != bits) {
         cmp = LLVM::BitcastOp::create(rewriter, loc, bits, cmp);
         val = LLVM::BitcastOp::create(rewriter, loc, bits, val);
       }
-      auto pair = LLVM::AtomicCmpXchgOp::create(rewriter, loc, targets.ptrs[i], cmp, val, successOrdering,
+      auto pair = LLVM::AtomicCmpXchgOp::create(rewriter, loc, ptr, cmp, val, successOrdering,
                                                 failureOrdering, scope);
       Value prev = LLVM::ExtractValueOp::create(rewriter, loc, pair, 0);
       if (element != bits)
         prev = LLVM::BitcastOp::create(rewriter, loc, element, prev);
-      old.push_back(prev);
+      return prev;
+    };
+    if (Value result = atomicsInLoop(rewriter, op, lowering, resultType, adaptor.getPtr(),
+                                     Value(), ValueRange{adaptor.getCmp(), adaptor.getVal()},
+                                     [&](Value ptr, ArrayRef<Value> v) {
+                                       return exchange(ptr, v[0], v[1]);
+                                     })) {
+      rewriter.replaceOp(op, result);
+      return success();
     }
+    ElementTargets targets =
+        elementTargets(rewriter, op, lowering, op.getType(), adaptor.getPtr(), Value(), element);
+    SmallVector<Value> cmps = unpack(rewriter, loc, adaptor.getCmp());
+    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
+    SmallVector<Value> old;
+    for (size_t i = 0; i < targets.ptrs.size(); ++i)
+      old.push_back(exchange(targets.ptrs[i], cmps[i], vals[i]));
     if (scratchBytes(op, lowering.tiles) > 0) {
       FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
       if (failed(shared))

@@ -62,18 +62,33 @@ struct PrintLowering : TilePattern<PrintOp> {
       if (!info)
         return failure();
       SmallVector<Value> thread = threadCoords(rewriter, loc, *info, hooks);
-      SmallVector<Value> values = unpack(rewriter, loc, conv);
-      for (int64_t r = 0; r < info->numRegs; ++r) {
+      auto printAt = [&](ArrayRef<Value> coords, Value value) {
         SmallVector<Value> args(pids);
         std::string format = "pid (%d, %d, %d) idx (";
-        for (int64_t d = 0; d < tensor.getRank(); ++d) {
+        for (auto [d, c] : llvm::enumerate(coords)) {
           format += d ? ", %d" : "%d";
-          args.push_back(coordValue(rewriter, loc, *info, thread, r, d));
+          args.push_back(c);
         }
-        auto [fmt, v] = formatValue(rewriter, loc, values[r], op.getHex());
+        auto [fmt, v] = formatValue(rewriter, loc, value, op.getHex());
         format += ") " + escaped + fmt + "\n";
         args.push_back(v);
         hooks.print(rewriter, loc, format, args);
+      };
+      if (thread.empty() && walkInLoop(lowering.tiles, info->numRegs)) {
+        Type elem = cast<VectorType>(conv.getType()).getElementType();
+        Value buffer = spillTile(rewriter, loc, op, conv);
+        emitLoop(rewriter, loc, info->numRegs, [&](Value r) {
+          printAt(registerCoords(rewriter, loc, *info, r),
+                  loadLanes(rewriter, loc, buffer, elem, r, 0));
+        });
+        continue;
+      }
+      SmallVector<Value> values = unpack(rewriter, loc, conv);
+      for (int64_t r = 0; r < info->numRegs; ++r) {
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < tensor.getRank(); ++d)
+          coords.push_back(coordValue(rewriter, loc, *info, thread, r, d));
+        printAt(coords, values[r]);
       }
     }
     if (anyScalar || op.getArgs().empty()) {
@@ -92,7 +107,19 @@ struct AssertLowering : TilePattern<AssertOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value cond = adaptor.getCondition();
-    if (auto vec = dyn_cast<VectorType>(cond.getType())) {
+    if (auto vec = dyn_cast<VectorType>(cond.getType());
+        vec && walkInLoop(lowering.tiles, vec.getNumElements())) {
+      Value buffer = spillTile(rewriter, loc, op, cond);
+      cond = emitLoop(rewriter, loc, vec.getNumElements(),
+                      ValueRange{LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                                          rewriter.getBoolAttr(true))
+                                     .getResult()},
+                      [&](Value r, ValueRange all) {
+                        Value bit = loadLanes(rewriter, loc, buffer, rewriter.getI1Type(), r, 0);
+                        return SmallVector<Value>{LLVM::AndOp::create(rewriter, loc, all[0], bit)};
+                      })
+                 .front();
+    } else if (auto vec = dyn_cast<VectorType>(cond.getType())) {
       SmallVector<Value> bits = unpack(rewriter, loc, cond);
       cond = bits.front();
       for (size_t i = 1; i < bits.size(); ++i)

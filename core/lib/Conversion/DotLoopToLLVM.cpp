@@ -49,17 +49,53 @@ struct DotLoopLowering : TilePattern<DotOp> {
     return order;
   }
 
+  /// Operand `idx` (lowered: `lowered`) in registers, and its tile: the
+  /// tensor itself, or a shared-memory operand read into one thread's
+  /// registers in the order the loop writes it to its stack buffer (A by
+  /// columns, B by rows), so that the permutation below is the identity.
+  LogicalResult operand(DotOp op, unsigned idx, Value lowered, ConversionPatternRewriter &rewriter,
+                        Value &value, const TileInfo *&info) const {
+    Value original = idx == 0 ? op.getA() : op.getB();
+    auto memType = dyn_cast<MemDescType>(original.getType());
+    if (!memType) {
+      value = lowered;
+      info = tile(original.getType());
+      return success(info && isa<VectorType>(lowered.getType()));
+    }
+    if (memType.getRank() != 2)
+      return failure();
+    MLIRContext *ctx = op.getContext();
+    SmallVector<unsigned> whole(memType.getShape().begin(), memType.getShape().end());
+    Attribute layout = BlockedLayoutAttr::get(ctx, whole, {1, 1}, {1, 1},
+                                              idx == 0 ? SmallVector<unsigned>{0, 1}
+                                                       : SmallVector<unsigned>{1, 0});
+    auto regType = RankedTensorType::get(memType.getShape(), memType.getElementType(), layout);
+    std::string why;
+    FailureOr<Value> v = loadSharedTile(rewriter, op.getLoc(), lowering, *getTypeConverter(),
+                                        lowered, memType, regType, why);
+    info = lowering.tiles.get(regType, &why);
+    if (failed(v) || !info)
+      return op->emitOpError() << "cannot read operand " << (idx == 0 ? "a" : "b")
+                               << " from shared memory: " << why;
+    value = *v;
+    return success();
+  }
+
   LogicalResult matchAndRewrite(DotOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     if (!lowering.tiles.foldsThreads() || op.getType().getRank() != 2)
       return failure();
-    const TileInfo *a = tile(op.getA().getType()), *b = tile(op.getB().getType()),
-                   *c = tile(op.getAcc().getType());
+    const TileInfo *c = tile(op.getAcc().getType());
     auto packed = dyn_cast_or_null<VectorType>(getTypeConverter()->convertType(op.getType()));
-    auto aPacked = dyn_cast_or_null<VectorType>(adaptor.getA().getType());
-    auto bPacked = dyn_cast_or_null<VectorType>(adaptor.getB().getType());
-    if (!a || !b || !c || !packed || !aPacked || !bPacked)
+    if (!c || !packed)
       return failure();
+    Value aValue, bValue;
+    const TileInfo *a = nullptr, *b = nullptr;
+    if (failed(operand(op, 0, adaptor.getA(), rewriter, aValue, a)) ||
+        failed(operand(op, 1, adaptor.getB(), rewriter, bValue, b)))
+      return failure();
+    auto aPacked = cast<VectorType>(aValue.getType());
+    auto bPacked = cast<VectorType>(bValue.getType());
     int64_t m = cast<ShapedType>(op.getA().getType()).getShape()[0],
             k = cast<ShapedType>(op.getA().getType()).getShape()[1];
     int64_t n = cast<ShapedType>(op.getB().getType()).getShape()[1];
@@ -96,8 +132,8 @@ struct DotLoopLowering : TilePattern<DotOp> {
     auto permute = [&](Value v, ArrayRef<int64_t> order) {
       return shuffle(rewriter, loc, v, v, order);
     };
-    LLVM::StoreOp::create(rewriter, loc, permute(adaptor.getA(), aOrder), aBuffer, bytesOf(aElem));
-    LLVM::StoreOp::create(rewriter, loc, permute(adaptor.getB(), bOrder), bBuffer, bytesOf(bElem));
+    LLVM::StoreOp::create(rewriter, loc, permute(aValue, aOrder), aBuffer, bytesOf(aElem));
+    LLVM::StoreOp::create(rewriter, loc, permute(bValue, bOrder), bBuffer, bytesOf(bElem));
 
     // before -> header(k, acc) -> body -> header ... -> after (the dot's uses).
     Block *before = rewriter.getInsertionBlock();

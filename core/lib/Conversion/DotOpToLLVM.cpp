@@ -431,7 +431,12 @@ struct DotWaitLowering : TilePattern<DotWaitOp> {
     if (ready.size() != regs.size())
       return op->emitOpError() << "the target returned " << ready.size() << " registers, not "
                                << regs.size();
-    rewriter.replaceOp(op, pack(rewriter, loc, packed, ready));
+    // Where the wait changes no register (a target without async matrix
+    // units), the tile stays as it is instead of being rebuilt lane by lane.
+    if (llvm::equal(ready, regs))
+      rewriter.replaceOp(op, adaptor.getValue());
+    else
+      rewriter.replaceOp(op, pack(rewriter, loc, packed, ready));
     return success();
   }
 };

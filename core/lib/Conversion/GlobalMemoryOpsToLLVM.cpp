@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace hadron::lowering {
@@ -41,43 +42,52 @@ struct AddPtrLowering : TilePattern<AddPtrOp> {
   }
 };
 
-/// Element `r` of the hd tile `v` as a scalar, rebuilt from the ops that made
-/// it (addptr, splat, arange, constant splats, integer add/sub/mul) when they
-/// all share `v`'s layout; null otherwise. Only where threads are folded
-/// (the register's coordinates are the element's): there a tile is one
-/// thread's thousands of registers, and taking each vector access's address
-/// out of a tile-wide pointer vector costs more than the access itself.
-Value scalarElement(ConversionPatternRewriter &rewriter, Location loc, Value v, int64_t r,
-                    const TileInfo &info, Attribute layout, int depth = 0) {
+/// The element at coordinates `coords` (i32 values, one per dim) of the hd
+/// tile `v` as a scalar, rebuilt from the ops that made it (addptr, splat,
+/// arange, constant splats, integer add/sub/mul, and the moves broadcast,
+/// expand_dims and convert_layout); null otherwise. With `emit` false it
+/// only says whether it can. Only where threads are folded: there a tile is
+/// one thread's thousands of registers, and taking each vector access's
+/// address out of a tile-wide pointer vector costs more than the access
+/// itself.
+Value elementAt(ConversionPatternRewriter &rewriter, Location loc, Value v,
+                ArrayRef<Value> coords, bool emit = true, int depth = 0) {
   if (depth > 8)
     return {};
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
-  if (!tensor || tensor.getEncoding() != layout)
-    return {};
   Operation *def = v.getDefiningOp();
-  if (!def)
+  if (!tensor || !def)
     return {};
-  auto sub = [&](Value operand) {
-    return scalarElement(rewriter, loc, operand, r, info, layout, depth + 1);
+  // A placeholder for "can be rebuilt" when nothing is emitted.
+  Value yes = v;
+  auto sub = [&](Value operand, ArrayRef<Value> at) {
+    return elementAt(rewriter, loc, operand, at, emit, depth + 1);
   };
   if (auto splat = dyn_cast<SplatOp>(def))
-    return rewriter.getRemappedValue(splat.getSrc());
+    return emit ? rewriter.getRemappedValue(splat.getSrc()) : yes;
   if (auto range = dyn_cast<ArangeOp>(def)) {
     if (tensor.getRank() != 1)
       return {};
-    return i32Const(rewriter, loc, range.getStart() + info.regCoords[r][0]);
+    if (!emit)
+      return yes;
+    return LLVM::AddOp::create(rewriter, loc, i32Const(rewriter, loc, range.getStart()),
+                               coords[0]);
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<SplatElementsAttr>(cst.getValue());
     if (!dense || !dense.getElementType().isInteger())
       return {};
+    if (!emit)
+      return yes;
     return LLVM::ConstantOp::create(rewriter, loc, dense.getElementType(),
                                     dense.getSplatValue<Attribute>());
   }
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
-    Value a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
-    if (!a || !b || a.getType() != b.getType())
+    Value a = sub(def->getOperand(0), coords), b = sub(def->getOperand(1), coords);
+    if (!a || !b || (emit && a.getType() != b.getType()))
       return {};
+    if (!emit)
+      return yes;
     if (isa<arith::AddIOp>(def))
       return LLVM::AddOp::create(rewriter, loc, a, b);
     if (isa<arith::SubIOp>(def))
@@ -85,29 +95,105 @@ Value scalarElement(ConversionPatternRewriter &rewriter, Location loc, Value v, 
     return LLVM::MulOp::create(rewriter, loc, a, b);
   }
   if (auto add = dyn_cast<AddPtrOp>(def)) {
-    Value base = sub(add.getPtr()), offset = sub(add.getOffset());
     auto pointee = dyn_cast<PointerType>(getElementTypeOrSelf(add.getPtr().getType()));
-    if (!base || !offset || !pointee || !isa<LLVM::LLVMPointerType>(base.getType()))
+    if (!pointee || !pointee.getPointeeType().isIntOrFloat())
       return {};
-    Type element = pointee.getPointeeType();
-    if (!element.isIntOrFloat())
+    Value base = sub(add.getPtr(), coords), offset = sub(add.getOffset(), coords);
+    if (!base || !offset || (emit && !isa<LLVM::LLVMPointerType>(base.getType())))
       return {};
-    return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base, ValueRange{offset});
+    if (!emit)
+      return yes;
+    return LLVM::GEPOp::create(rewriter, loc, base.getType(), pointee.getPointeeType(), base,
+                               ValueRange{offset});
   }
+  if (auto broadcast = dyn_cast<BroadcastOp>(def)) {
+    SmallVector<Value> at(coords);
+    auto shape = broadcast.getSrc().getType().getShape();
+    for (size_t d = 0; d < at.size(); ++d)
+      if (shape[d] == 1)
+        at[d] = emit ? i32Const(rewriter, loc, 0) : Value();
+    return sub(broadcast.getSrc(), at);
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    SmallVector<Value> at(coords);
+    at.erase(at.begin() + expand.getAxis());
+    return sub(expand.getSrc(), at);
+  }
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+    return sub(convert.getSrc(), coords);
   return {};
 }
 
-/// The address of register `r` of the pointer tile `ptrs` (converted:
-/// `converted`), for one vector access.
+/// The address of the element held by register `r` (i32) of the pointer tile
+/// `ptrs` (lowered: `converted`), for one vector access: rebuilt as a scalar
+/// where threads are folded and the ops that made `ptrs` allow it.
 Value accessAddress(ConversionPatternRewriter &rewriter, Location loc, Lowering &lowering,
                     Value ptrs, Value converted, int64_t r) {
   if (lowering.tiles.foldsThreads())
     if (auto tensor = dyn_cast<RankedTensorType>(ptrs.getType()))
-      if (const TileInfo *info = lowering.tiles.get(tensor))
-        if (Value scalar = scalarElement(rewriter, loc, ptrs, r, *info, tensor.getEncoding()))
-          return scalar;
+      if (const TileInfo *info = lowering.tiles.get(tensor);
+          info && elementAt(rewriter, loc, ptrs, SmallVector<Value>(tensor.getRank()),
+                            /*emit=*/false)) {
+        SmallVector<Value> coords;
+        for (int32_t c : info->regCoords[r])
+          coords.push_back(i32Const(rewriter, loc, c));
+        return elementAt(rewriter, loc, ptrs, coords);
+      }
   return LLVM::ExtractElementOp::create(rewriter, loc, converted, i32Const(rewriter, loc, r));
 }
+
+/// Where the accesses of a tile run in a loop (walkInLoop): the address of
+/// the element of register `r` (i32, at run time) of `ptrs`, rebuilt as a
+/// scalar when the ops that made `ptrs` allow it, else read from `spilled`
+/// (the lowered pointer tile, written to a stack buffer before the loop).
+struct LoopAddresses {
+  ConversionPatternRewriter &rewriter;
+  Value ptrs;
+  const TileInfo &info;
+  Value spilled;
+  LoopAddresses(ConversionPatternRewriter &rewriter, Operation *op, Value ptrs, Value converted,
+                const TileInfo &info)
+      : rewriter(rewriter), ptrs(ptrs), info(info) {
+    auto tensor = cast<RankedTensorType>(ptrs.getType());
+    if (!elementAt(rewriter, op->getLoc(), ptrs, SmallVector<Value>(tensor.getRank()),
+                   /*emit=*/false))
+      spilled = spillTile(rewriter, op->getLoc(), op, converted);
+  }
+  Value at(Location loc, Value r) {
+    if (spilled)
+      return loadLanes(rewriter, loc, spilled, LLVM::LLVMPointerType::get(rewriter.getContext()),
+                       r, 0);
+    return elementAt(rewriter, loc, ptrs, registerCoords(rewriter, loc, info, r));
+  }
+};
+
+/// The lanes of `v` (a lowered tile) a loop reads per group: a constant
+/// splat stays one narrow constant, anything else is spilled. A null `v`
+/// reads as zeros of `zeroType` (when given).
+struct LoopOperand {
+  Value constant, spilled;
+  Type elem;
+  LoopOperand(OpBuilder &b, Location loc, Operation *op, Value v, int64_t width,
+              VectorType zeroType = {}) {
+    if (!v) {
+      if (zeroType)
+        constant = LLVM::ZeroOp::create(b, loc, zeroType);
+      return;
+    }
+    auto type = cast<VectorType>(v.getType());
+    elem = type.getElementType();
+    DenseElementsAttr dense;
+    if (matchPattern(v, m_Constant(&dense)) && dense.isSplat()) {
+      auto narrow = VectorType::get({width}, elem);
+      constant = LLVM::ConstantOp::create(b, loc, narrow, dense.resizeSplat(narrow));
+    } else {
+      spilled = spillTile(b, loc, op, v);
+    }
+  }
+  Value at(OpBuilder &b, Location loc, Value r, int64_t width) const {
+    return constant ? constant : loadLanes(b, loc, spilled, elem, r, width);
+  }
+};
 
 } // namespace
 
@@ -239,6 +325,28 @@ struct LoadLowering : TilePattern<LoadOp> {
       return success();
     }
     auto partType = VectorType::get({v}, element);
+    if (walkInLoop(lowering.tiles, n / v)) {
+      LoopAddresses addresses(rewriter, op, op.getPtr(), adaptor.getPtr(), *tile(op.getType()));
+      LoopOperand masks(rewriter, loc, op, mask, v);
+      LoopOperand others(rewriter, loc, op, adaptor.getOther(), v, partType);
+      Value result = stackBuffer(rewriter, op, element, n);
+      emitLoop(rewriter, loc, n / v, [&](Value g) {
+        Value r = LLVM::MulOp::create(rewriter, loc, g, i32Const(rewriter, loc, v));
+        Value ptr = addresses.at(loc, r);
+        Value part =
+            mask ? LLVM::MaskedLoadOp::create(rewriter, loc, partType, ptr,
+                                              masks.at(rewriter, loc, r, v),
+                                              others.at(rewriter, loc, r, v),
+                                              uint32_t(plan.alignment), false)
+                       .getResult()
+                 : LLVM::LoadOp::create(rewriter, loc, partType, ptr, plan.alignment,
+                                        op.getIsVolatile())
+                       .getResult();
+        storeLanes(rewriter, loc, part, result, r);
+      });
+      rewriter.replaceOp(op, reloadTile(rewriter, loc, result, vecType));
+      return success();
+    }
     SmallVector<Value> parts;
     for (int64_t r = 0; r < n; r += v) {
       Value ptr = accessAddress(rewriter, loc, lowering, op.getPtr(), adaptor.getPtr(), r);
@@ -294,6 +402,24 @@ struct StoreLowering : TilePattern<StoreOp> {
             SplatElementsAttr::get(VectorType::get({n}, rewriter.getI1Type()), true));
       LLVM::masked_scatter::create(rewriter, loc, value, adaptor.getPtr(), mask,
                                    rewriter.getI32IntegerAttr(plan.alignment));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (walkInLoop(lowering.tiles, n / v)) {
+      LoopAddresses addresses(rewriter, op, op.getPtr(), adaptor.getPtr(),
+                              *tile(op.getValue().getType()));
+      LoopOperand masks(rewriter, loc, op, mask, v);
+      LoopOperand values(rewriter, loc, op, value, v);
+      emitLoop(rewriter, loc, n / v, [&](Value g) {
+        Value r = LLVM::MulOp::create(rewriter, loc, g, i32Const(rewriter, loc, v));
+        Value ptr = addresses.at(loc, r);
+        Value part = values.at(rewriter, loc, r, v);
+        if (mask)
+          LLVM::MaskedStoreOp::create(rewriter, loc, part, ptr, masks.at(rewriter, loc, r, v),
+                                      rewriter.getI32IntegerAttr(plan.alignment));
+        else
+          LLVM::StoreOp::create(rewriter, loc, part, ptr, plan.alignment);
+      });
       rewriter.eraseOp(op);
       return success();
     }

@@ -147,17 +147,17 @@ struct ReduceLowering : TilePattern<ReduceOp> {
       return failure();
     unsigned axis = op.getAxis();
     size_t n = op.getSrcs().size();
-    SmallVector<SmallVector<Value>> inputs;
-    for (Value v : adaptor.getSrcs())
-      inputs.push_back(unpack(rewriter, loc, v));
-
     // Within a thread: registers that differ only along `axis` combine.
     std::map<std::vector<int32_t>, SmallVector<Value>> groups;
     std::vector<std::vector<int32_t>> order;
     std::vector<int64_t> firstReg; // a register of each group, in `order`
+    SmallVector<SmallVector<Value>> inputs;
     if (!reduceRegistersAsVectorTree(rewriter, loc, op, adaptor.getSrcs(), *src, groups, order,
-                                     firstReg))
-    for (int64_t r = 0; r < src->numRegs; ++r) {
+                                     firstReg)) {
+      for (Value v : adaptor.getSrcs())
+        inputs.push_back(unpack(rewriter, loc, v));
+    }
+    for (int64_t r = 0; !inputs.empty() && r < src->numRegs; ++r) {
       std::vector<int32_t> key = src->regCoords[r];
       key.erase(key.begin() + axis);
       auto it = groups.find(key);
@@ -407,6 +407,89 @@ struct ScanLowering : TilePattern<ScanOp> {
     }
   }
 
+  /// Where one thread holds the whole tile and its lines are long or many
+  /// (walkInLoop), the scan as loops: over the lines, and along each line
+  /// with the accumulators carried, in the same order as scanInThread. The
+  /// k-th element in line order (lines in row-major order of the other
+  /// dims, positions along the axis) is register reg(k), a linear function
+  /// of k's bits; false (nothing emitted) where it is not, or for short
+  /// tiles.
+  bool scanInLoop(ScanOp op, ConversionPatternRewriter &rewriter, const TileInfo &info,
+                  unsigned axis, ValueRange operands, SmallVector<Value> &results) const {
+    auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+    if (!walkInLoop(lowering.tiles, info.numRegs))
+      return false;
+    auto shape = type.getShape();
+    int64_t length = shape[axis];
+    if (info.numRegs != type.getNumElements() || length < 2)
+      return false;
+    std::map<std::vector<int32_t>, int64_t> regOf;
+    for (int64_t r = 0; r < info.numRegs; ++r)
+      regOf.emplace(info.regCoords[r], r);
+    // k -> coordinates: position along the axis in the low bits, the other
+    // dims above it, the last one fastest.
+    auto regAt = [&](int64_t k) -> int64_t {
+      std::vector<int32_t> c(shape.size());
+      c[axis] = int32_t(k % length);
+      int64_t rest = k / length;
+      for (size_t d = shape.size(); d-- > 0;) {
+        if (d == axis)
+          continue;
+        c[d] = int32_t(rest % shape[d]);
+        rest /= shape[d];
+      }
+      auto it = regOf.find(c);
+      return it == regOf.end() ? -1 : it->second;
+    };
+    std::vector<int64_t> bits = linearInRegisterBits(info.numRegs, regAt, /*xorSum=*/true);
+    if (bits.empty())
+      return false;
+    Location loc = op.getLoc();
+    SmallVector<Value> in, out;
+    SmallVector<Type> elems;
+    for (Value v : operands) {
+      elems.push_back(cast<VectorType>(v.getType()).getElementType());
+      in.push_back(spillTile(rewriter, loc, op, v));
+      out.push_back(stackBuffer(rewriter, op, elems.back(), info.numRegs));
+    }
+    auto reg = [&](Value k) { return bitLinear(rewriter, loc, k, bits, /*xorSum=*/true); };
+    auto load = [&](Value r) {
+      SmallVector<Value> values;
+      for (auto [buffer, elem] : llvm::zip(in, elems))
+        values.push_back(loadLanes(rewriter, loc, buffer, elem, r, 0));
+      return values;
+    };
+    auto store = [&](ValueRange values, Value r) {
+      for (auto [v, buffer] : llvm::zip(values, out))
+        storeLanes(rewriter, loc, v, buffer, r);
+    };
+    bool reverse = op.getReverse();
+    emitLoop(rewriter, loc, info.numRegs / length, [&](Value line) {
+      Value first = LLVM::MulOp::create(rewriter, loc, line, i32Const(rewriter, loc, length));
+      Value r0 = reg(reverse ? LLVM::AddOp::create(rewriter, loc, first,
+                                                   i32Const(rewriter, loc, length - 1))
+                                   .getResult()
+                             : first);
+      SmallVector<Value> acc = load(r0);
+      store(acc, r0);
+      emitLoop(rewriter, loc, length - 1, acc, [&](Value j, ValueRange carried) {
+        // Position j + 1 from the line's start, or from its end.
+        Value pos = reverse ? LLVM::SubOp::create(rewriter, loc,
+                                                  i32Const(rewriter, loc, length - 2), j)
+                                  .getResult()
+                            : LLVM::AddOp::create(rewriter, loc, j, i32Const(rewriter, loc, 1))
+                                  .getResult();
+        Value r = reg(LLVM::AddOp::create(rewriter, loc, first, pos));
+        SmallVector<Value> next = inlineCombine(rewriter, op.getCombine(), carried, load(r));
+        store(next, r);
+        return next;
+      });
+    });
+    for (auto [buffer, v] : llvm::zip(out, operands))
+      results.push_back(reloadTile(rewriter, loc, buffer, v.getType()));
+    return true;
+  }
+
   LogicalResult matchAndRewrite(ScanOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -438,6 +521,13 @@ struct ScanLowering : TilePattern<ScanOp> {
                                             *info, *work, getTypeConverter()->convertType(lt),
                                             scratch, lowering.hooks,
                                             info->layout.getInDimSize("lane"));
+      }
+    }
+    if (!scratch && lowering.tiles.foldsThreads()) {
+      SmallVector<Value> results;
+      if (scanInLoop(op, rewriter, *info, axis, operands, results)) {
+        rewriter.replaceOp(op, results);
+        return success();
       }
     }
     SmallVector<SmallVector<Value>> values;

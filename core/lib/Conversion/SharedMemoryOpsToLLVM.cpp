@@ -193,12 +193,24 @@ TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
   while (v > 1 && !fits(v))
     v /= 2;
   access.vector = v;
+  if (hooks.foldsThreadsIntoRegisters() && tile.numRegs / v > kMaxUnrolledGroups) {
+    access.linBits = linearInRegisterBits(
+        tile.numRegs, [&](int64_t r) { return access.regLin[r]; }, /*xorSum=*/true);
+    access.stackBits = linearInRegisterBits(
+        tile.numRegs, [&](int64_t r) { return access.regStack[r]; }, /*xorSum=*/false);
+    access.loop = !access.linBits.empty() && !access.stackBits.empty();
+  }
   return access;
 }
 
-Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
-                           const TileAccess &access, const SharedAddressing &addr, int64_t r) {
-  Value off = i32Const(b, loc, access.regLin[r]);
+namespace {
+
+/// The address of the element at offset `lin` (XOR part) plus `stack`
+/// (sum part) of a register, both i32 (null for zero), in the view.
+Value sharedAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
+                    const TileAccess &access, const SharedAddressing &addr, Value lin,
+                    Value stack) {
+  Value off = lin ? lin : i32Const(b, loc, 0);
   if (access.thrLin)
     off = LLVM::XOrOp::create(b, loc, off, access.thrLin);
   if (origin)
@@ -212,18 +224,45 @@ Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base
     }
     off = padded;
   }
-  if (access.regStack[r] != 0)
-    off = LLVM::AddOp::create(b, loc, off, i32Const(b, loc, access.regStack[r]));
+  if (stack)
+    off = LLVM::AddOp::create(b, loc, off, stack);
   if (access.thrStack)
     off = LLVM::AddOp::create(b, loc, off, access.thrStack);
   return LLVM::GEPOp::create(b, loc, base.getType(), elemType, base, ValueRange{off});
 }
 
-void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Value origin,
+/// The address of the register `r` (i32, at run time) in a loop.
+Value loopAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
+                  const TileAccess &access, const SharedAddressing &addr, Value r) {
+  return sharedAddress(b, loc, elemType, base, origin, access, addr,
+                       bitLinear(b, loc, r, access.linBits, /*xorSum=*/true),
+                       bitLinear(b, loc, r, access.stackBits, /*xorSum=*/false));
+}
+
+} // namespace
+
+Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base, Value origin,
+                           const TileAccess &access, const SharedAddressing &addr, int64_t r) {
+  return sharedAddress(b, loc, elemType, base, origin, access, addr,
+                       i32Const(b, loc, access.regLin[r]),
+                       access.regStack[r] != 0 ? i32Const(b, loc, access.regStack[r]) : Value());
+}
+
+void storeTileToShared(RewriterBase &b, Location loc, Value packed, Value base, Value origin,
                        const TileAccess &access, const SharedAddressing &addr) {
   auto vecType = cast<VectorType>(packed.getType());
   Type elem = vecType.getElementType();
   int64_t v = access.vector;
+  if (access.loop) {
+    Value buffer = spillTile(b, loc, b.getInsertionBlock()->getParentOp(), packed);
+    emitLoop(b, loc, vecType.getNumElements() / v, [&](Value g) {
+      Value r = LLVM::MulOp::create(b, loc, g, i32Const(b, loc, v));
+      Value ptr = loopAddress(b, loc, elem, base, origin, access, addr, r);
+      LLVM::StoreOp::create(b, loc, loadLanes(b, loc, buffer, elem, r, v == 1 ? 0 : v), ptr,
+                            v * addr.elemBytes);
+    });
+    return;
+  }
   for (int64_t r = 0; r < vecType.getNumElements(); r += v) {
     Value ptr = sharedElementAddress(b, loc, elem, base, origin, access, addr, r);
     if (v == 1) {
@@ -239,11 +278,22 @@ void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Val
   }
 }
 
-Value loadTileFromShared(OpBuilder &b, Location loc, Type vectorType, Value base, Value origin,
+Value loadTileFromShared(RewriterBase &b, Location loc, Type vectorType, Value base, Value origin,
                          const TileAccess &access, const SharedAddressing &addr) {
   auto vecType = cast<VectorType>(vectorType);
   Type elem = vecType.getElementType();
   int64_t v = access.vector, n = vecType.getNumElements();
+  if (access.loop) {
+    Value buffer = stackBuffer(b, b.getInsertionBlock()->getParentOp(), elem, n);
+    emitLoop(b, loc, n / v, [&](Value g) {
+      Value r = LLVM::MulOp::create(b, loc, g, i32Const(b, loc, v));
+      Value ptr = loopAddress(b, loc, elem, base, origin, access, addr, r);
+      Type partType = v == 1 ? elem : Type(VectorType::get({v}, elem));
+      storeLanes(b, loc, LLVM::LoadOp::create(b, loc, partType, ptr, v * addr.elemBytes), buffer,
+                 r);
+    });
+    return reloadTile(b, loc, buffer, vectorType);
+  }
   SmallVector<Value> parts;
   for (int64_t r = 0; r < n; r += v) {
     Value ptr = sharedElementAddress(b, loc, elem, base, origin, access, addr, r);
@@ -387,7 +437,7 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
   return best;
 }
 
-Value convertThroughScratch(OpBuilder &b, Location loc, Value packed, ArrayRef<int64_t> shape,
+Value convertThroughScratch(RewriterBase &b, Location loc, Value packed, ArrayRef<int64_t> shape,
                             Type elemType, const TileInfo &src, const TileInfo &dst,
                             Type dstType, Value scratch, TargetHooks &hooks, int64_t warpSize) {
   // Booleans travel as bytes: a vector of i1 is stored bit-packed.
@@ -505,7 +555,7 @@ Value packMemDesc(OpBuilder &b, Location loc, Type type, MemDesc desc) {
 
 /// Writes `packed` (a lowered tile of `tileType`) into the view `desc` of
 /// `memType`.
-LogicalResult storeTile(OpBuilder &b, Operation *op, Lowering &lowering, Value packed,
+LogicalResult storeTile(RewriterBase &b, Operation *op, Lowering &lowering, Value packed,
                         RankedTensorType tileType, MemDescType memType, MemDesc desc) {
   std::string why;
   const TileInfo *info = lowering.tiles.get(tileType, &why);
@@ -661,7 +711,7 @@ Value loadTileAsMatrices(OpBuilder &b, Location loc, const TileInfo &info,
 
 } // namespace
 
-FailureOr<Value> loadSharedTile(OpBuilder &b, Location loc, Lowering &lowering,
+FailureOr<Value> loadSharedTile(RewriterBase &b, Location loc, Lowering &lowering,
                                 const TypeConverter &converter, Value loweredMemDesc,
                                 MemDescType memType, RankedTensorType tileType,
                                 std::string &why) {

@@ -224,6 +224,70 @@ registerGather(const TileInfo &dst, const TileInfo &src,
                function_ref<std::vector<int32_t>(const std::vector<int32_t> &)> map,
                std::string &why);
 
+//===----------------------------------------------------------------------===//
+// Registers walked in a loop
+//===----------------------------------------------------------------------===//
+
+/// Where one thread runs a whole CTA (TargetHooks::foldsThreadsIntoRegisters)
+/// a tile has thousands of registers, and code emitted per register or per
+/// vector access grows with the tile. Past this many groups, the lowerings
+/// that walk a tile's registers group by group emit a loop over the groups
+/// instead, reading and writing the tiles through stack buffers (a target
+/// keeps such tiles in memory anyway). Elsewhere a thread's registers are
+/// few and stay in straight-line code.
+inline constexpr int64_t kMaxUnrolledGroups = 16;
+
+/// Whether walking `groups` groups of registers of a tile is a loop.
+inline bool walkInLoop(const TileInfoCache &tiles, int64_t groups) {
+  return tiles.foldsThreads() && groups > kMaxUnrolledGroups;
+}
+
+/// Emits `for (i = 0; i < count; ++i) args = body(i, args)` (i: i32) at the
+/// rewriter's insertion point as LLVM-dialect blocks and returns the final
+/// `args`; the insertion point is then after the loop. `count` > 0.
+SmallVector<Value> emitLoop(RewriterBase &rewriter, Location loc, int64_t count,
+                            ValueRange init,
+                            function_ref<SmallVector<Value>(Value, ValueRange)> body);
+inline void emitLoop(RewriterBase &rewriter, Location loc, int64_t count,
+                     function_ref<void(Value)> body) {
+  emitLoop(rewriter, loc, count, {}, [&](Value i, ValueRange) {
+    body(i);
+    return SmallVector<Value>();
+  });
+}
+
+/// A stack buffer of `count` elements of `elem` (i1 as bytes) in the entry
+/// block of `op`'s function, so that one inside a loop is not reallocated.
+Value stackBuffer(OpBuilder &b, Operation *op, Type elem, int64_t count);
+
+/// The lowered tile `packed` written to a fresh stack buffer.
+Value spillTile(OpBuilder &b, Location loc, Operation *op, Value packed);
+
+/// `count` lanes of `elem` at element `first` (i32) of a stack buffer: a
+/// vector, or a scalar for `count` 0. i1 lanes are bytes in memory.
+Value loadLanes(OpBuilder &b, Location loc, Value buffer, Type elem, Value first,
+                int64_t count);
+/// Writes `value` (a scalar or vector) at element `first` of a stack buffer.
+void storeLanes(OpBuilder &b, Location loc, Value value, Value buffer, Value first);
+
+/// The tile of `vectorType` held by a stack buffer.
+Value reloadTile(OpBuilder &b, Location loc, Value buffer, Type vectorType);
+
+/// `SUM` (or `XOR`) over the set bits i of `index` (i32) of `values[i]`:
+/// a function of the bits of a register index that is linear over the
+/// integers (or GF(2)), emitted as a few shifts and masks where runs of bits
+/// map to runs of bits.
+Value bitLinear(OpBuilder &b, Location loc, Value index, ArrayRef<int64_t> values, bool xorSum);
+
+/// Per register bit i, `f(register 1 << i)`, when f over every register r of
+/// `info` is the sum (or XOR) of those over the bits of r; empty otherwise.
+std::vector<int64_t> linearInRegisterBits(int64_t numRegs, function_ref<int64_t(int64_t)> f,
+                                          bool xorSum);
+
+/// The coordinates of register `r` (i32, possibly computed at run time) of
+/// the folded tile `info`, one i32 per dim.
+SmallVector<Value> registerCoords(OpBuilder &b, Location loc, const TileInfo &info, Value r);
+
 /// Maps a combine region's block arguments: the accumulators, then the new
 /// values.
 void mapCombineArguments(Region &combine, ValueRange accs, ValueRange values,
@@ -307,6 +371,11 @@ struct TileAccess {
   std::vector<int64_t> regLin, regStack;
   Value thrLin, thrStack; // i32, null when zero
   int64_t vector = 1;
+  /// The accesses run in a loop over the groups (walkInLoop); then regLin
+  /// is the XOR and regStack the sum, over the set bits i of a register
+  /// index, of linBits[i] and stackBits[i].
+  bool loop = false;
+  std::vector<int64_t> linBits, stackBits;
 };
 
 TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
@@ -319,9 +388,9 @@ Value sharedElementAddress(OpBuilder &b, Location loc, Type elemType, Value base
 
 /// Stores the registers of `packed` (a lowered tile) into shared memory, or
 /// loads a lowered tile of `vectorType` from it, through `access`.
-void storeTileToShared(OpBuilder &b, Location loc, Value packed, Value base, Value origin,
+void storeTileToShared(RewriterBase &b, Location loc, Value packed, Value base, Value origin,
                        const TileAccess &access, const SharedAddressing &addr);
-Value loadTileFromShared(OpBuilder &b, Location loc, Type vectorType, Value base, Value origin,
+Value loadTileFromShared(RewriterBase &b, Location loc, Type vectorType, Value base, Value origin,
                          const TileAccess &access, const SharedAddressing &addr);
 
 /// A lowered memdesc: the pointer to its view's stacked base and the
@@ -333,7 +402,7 @@ MemDesc unpackMemDesc(OpBuilder &b, Location loc, Value lowered);
 
 /// What local_load does: the lowered tile of `tileType` read from the
 /// lowered memdesc `loweredMemDesc` of `memType`. Fails with `why`.
-FailureOr<Value> loadSharedTile(OpBuilder &b, Location loc, Lowering &lowering,
+FailureOr<Value> loadSharedTile(RewriterBase &b, Location loc, Lowering &lowering,
                                 const TypeConverter &converter, Value loweredMemDesc,
                                 MemDescType memType, RankedTensorType tileType,
                                 std::string &why);
@@ -351,7 +420,7 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
 /// Moves a lowered tile from layout `src` to `dst` through the scratch
 /// buffer at `scratch` (ordering barriers included). The result has type
 /// `dstType` (the converted vector type).
-Value convertThroughScratch(OpBuilder &b, Location loc, Value packed, ArrayRef<int64_t> shape,
+Value convertThroughScratch(RewriterBase &b, Location loc, Value packed, ArrayRef<int64_t> shape,
                             Type elemType, const TileInfo &src, const TileInfo &dst,
                             Type dstType, Value scratch, TargetHooks &hooks,
                             int64_t warpSize);

@@ -9,8 +9,10 @@ class Module;
 namespace hadron::host {
 
 /// Rewrites every vector of more than `lanes` lanes (a tile that one host
-/// thread holds whole: thousands of lanes) into chunks of `lanes` lanes, so
-/// that LLVM's back end never sees the wide type. Elementwise ops, casts,
+/// thread holds whole; the large ones lowerTilesAsLoops has turned into
+/// loops, so these are the smaller ones and whole reloads it left for
+/// users it does not know) into chunks of `lanes` lanes, so that LLVM's
+/// back end never sees the wide type. Elementwise ops, casts,
 /// selects, compares, vector GEPs, lane-wise intrinsics, loads, stores and
 /// phis run once per chunk; a shufflevector becomes, per result chunk, a
 /// chain of two-input shuffles over the source chunks it reads; constant-index
