@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -599,8 +600,15 @@ TEST_F(HostCompilerTest, AttentionExamplesRunOnTheHost) {
     }
     float scale = 1.f / std::sqrt(float(d));
     int n = nCtx;
-    uint16_t *pq = q.data(), *pk = kk.data(), *pv = v.data(), *po = o.data();
-    void *args[] = {&pq, &pk, &pv, &po, &scale, &n};
+    // q, k and v arrive as tensor descriptors: on the host the generic
+    // words {base, shape[2], strides[2]} over [heads * n_ctx, d] rows.
+    auto desc = [&](std::vector<uint16_t> &t) {
+      return std::array<uint64_t, 5>{uint64_t(uintptr_t(t.data())), uint64_t(heads) * nCtx,
+                                     uint64_t(d), uint64_t(d), 1};
+    };
+    std::array<uint64_t, 5> dq = desc(q), dk = desc(kk), dv = desc(v);
+    uint16_t *po = o.data();
+    void *args[] = {dq.data(), dk.data(), dv.data(), &po, &scale, &n};
     launch(fn, args, nCtx / 128, heads, 1 << 20);
     auto widen = [](const std::vector<uint16_t> &bits) {
       std::vector<float> f;
