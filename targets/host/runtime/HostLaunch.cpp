@@ -95,8 +95,6 @@ void assertFailed(const char *message) {
 hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                  const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
                  hd_error *err) {
-  if (!module || !signature || !signature->name)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "launch: NULL module or signature");
   for (int d = 0; d < 3; ++d)
     if (grid[d] > INT32_MAX)
       return fail(err, HD_ERROR_INVALID_ARGUMENT,

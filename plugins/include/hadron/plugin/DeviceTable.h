@@ -184,8 +184,9 @@ private:
   static hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
                           const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
                           hd_error *err) {
-    if (!module || !signature || !grid)
-      return fail(err, HD_ERROR_INVALID_ARGUMENT, "launch: NULL module, signature or grid");
+    if (!module || !signature || !signature->name || !grid)
+      return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                  "launch: NULL module, signature, kernel name or grid");
     Device *d = nullptr;
     if (hd_status s = at(module->device, "launch", d, err))
       return s;
