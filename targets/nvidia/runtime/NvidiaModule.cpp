@@ -29,11 +29,16 @@
 #include <map>
 #include <string_view>
 
-struct hd_plugin_module {
-  uint32_t device;
-  hadron::nvidia::cuda::CUmodule module;
+namespace hadron::nvidia {
+
+namespace {
+
+/// What cuModuleLoadDataEx made of a binary, and its functions looked up so
+/// far.
+struct NvidiaModule : hd_plugin_module {
+  cuda::CUmodule module = nullptr;
   struct Function {
-    hadron::nvidia::cuda::CUfunction handle;
+    cuda::CUfunction handle;
     uint64_t dynamicSharedLimit; // what cuFuncSetAttribute last allowed; 0 = the default
   };
   std::mutex mutex;
@@ -41,10 +46,6 @@ struct hd_plugin_module {
   // the signature's name without building a std::string.
   std::map<std::string, Function, std::less<>> functions;
 };
-
-namespace hadron::nvidia {
-
-namespace {
 
 bool isElf(const void *binary, uint64_t size) {
   return size >= 4 && std::memcmp(binary, "\x7f" "ELF", 4) == 0;
@@ -59,9 +60,9 @@ std::string logText(const char *buffer) {
 }
 
 /// Argument `i` of kernel `name` as its 128-byte parameter.
-hd_status encodeDescriptor(const char *name, uint32_t i, const hd_tensor_desc *desc,
-                           const hd_kernel_signature *signature, unsigned char *out,
-                           hd_error *err) {
+hd_status encodeDescriptor(const cuda::Driver &cu, const char *name, uint32_t i,
+                           const hd_tensor_desc *desc, const hd_kernel_signature *signature,
+                           unsigned char *out, hd_error *err) {
   if (!desc || !signature->descs)
     return fail(err, HD_ERROR_INVALID_ARGUMENT,
                 "argument %u of %s: a tensor descriptor without %s", i, name,
@@ -79,26 +80,24 @@ hd_status encodeDescriptor(const char *name, uint32_t i, const hd_tensor_desc *d
   if (!tensorMapArgs(*desc, spec, a, why))
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "argument %u of %s: the tensor descriptor has %s",
                 i, name, why.c_str());
-  if (!driver().cuTensorMapEncodeTiled)
+  if (!cu.cuTensorMapEncodeTiled)
     return fail(err, HD_ERROR_UNSUPPORTED,
                 "argument %u of %s: the driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
                 "is needed for tensor descriptors)",
                 i, name);
-  cuda::CUresult rc = driver().cuTensorMapEncodeTiled(
-      out, a.dataType, a.rank, reinterpret_cast<void *>(a.globalAddress), a.globalDim,
-      a.globalStrides, a.boxDim, a.elementStrides, /*interleave=*/0, a.swizzle, a.l2Promotion,
-      a.oobFill);
-  return check(rc, "cuTensorMapEncodeTiled", err, HD_ERROR_INVALID_ARGUMENT,
+  cuda::CUresult rc =
+      cu.cuTensorMapEncodeTiled(out, a.dataType, a.rank, reinterpret_cast<void *>(a.globalAddress),
+                                a.globalDim, a.globalStrides, a.boxDim, a.elementStrides,
+                                /*interleave=*/0, a.swizzle, a.l2Promotion, a.oobFill);
+  return check(cu, rc, "cuTensorMapEncodeTiled", err, HD_ERROR_INVALID_ARGUMENT,
                "argument " + std::to_string(i) + " of " + name);
 }
 
 } // namespace
 
-hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plugin_module **out,
-                     hd_error *err) {
-  if (!binary || size == 0 || !out)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "module_load: empty binary");
-  if (hd_status s = enterDevice(device, err))
+hd_status NvidiaDevice::moduleLoad(const void *binary, uint64_t size, hd_plugin_module **out,
+                                   hd_error *err) {
+  if (hd_status s = enter(err))
     return s;
   // PTX must reach the driver NUL-terminated; a cubin is used as given.
   std::string ptx;
@@ -122,13 +121,13 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
   void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1}),
                     infoLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1})};
   cuda::CUmodule module = nullptr;
-  cuda::CUresult rc = driver().cuModuleLoadDataEx(&module, image, 4, options, values);
+  cuda::CUresult rc = cu.cuModuleLoadDataEx(&module, image, 4, options, values);
   if (rc != cuda::CUDA_SUCCESS) {
     std::string log = logText(errorLog.c_str());
     std::string context = std::string("loading a ") + (elf ? "cubin" : "PTX module") + " of " +
-                          std::to_string(size) + " bytes on nvidia:" + std::to_string(device) +
-                          " (" + devices()[device].info.arch + ")";
-    hd_status s = check(rc, "cuModuleLoadDataEx", err, HD_ERROR_INVALID_ARGUMENT, context);
+                          std::to_string(size) + " bytes on " + where() + " (" + info.arch + ")";
+    hd_status s =
+        nvidia::check(cu, rc, "cuModuleLoadDataEx", err, HD_ERROR_INVALID_ARGUMENT, context);
     if (err && !log.empty()) {
       size_t used = std::strlen(err->message);
       std::snprintf(err->message + used, sizeof(err->message) - used, "; JIT log: %s",
@@ -136,61 +135,56 @@ hd_status moduleLoad(uint32_t device, const void *binary, uint64_t size, hd_plug
     }
     return s;
   }
-  auto *m = new (std::nothrow) hd_plugin_module;
+  auto *m = new (std::nothrow) NvidiaModule;
   if (!m) {
-    driver().cuModuleUnload(module);
+    cu.cuModuleUnload(module);
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
   }
-  m->device = device;
+  m->device = index;
   m->module = module;
   *out = m;
   return HD_OK;
 }
 
-hd_status moduleUnload(hd_plugin_module *module, hd_error *err) {
-  if (!module)
-    return HD_OK;
-  hd_status s = enterDevice(module->device, err);
+hd_status NvidiaDevice::moduleUnload(hd_plugin_module *base, hd_error *err) {
+  auto *module = static_cast<NvidiaModule *>(base);
+  hd_status s = enter(err);
   if (s == HD_OK)
-    s = check(driver().cuModuleUnload(module->module), "cuModuleUnload", err,
-              HD_ERROR_INTERNAL, "nvidia:" + std::to_string(module->device));
+    s = check(cu.cuModuleUnload(module->module), "cuModuleUnload", err, HD_ERROR_INTERNAL);
   delete module;
   return s;
 }
 
-hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
-                 const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
-                 hd_error *err) {
-  if (!module || !signature || !signature->name)
-    return fail(err, HD_ERROR_INVALID_ARGUMENT, "launch: NULL module or signature");
+hd_status NvidiaDevice::launch(hd_plugin_module *base, const hd_kernel_signature *signature,
+                               const uint32_t grid[3], const hd_arg *args,
+                               uint64_t dynamicSharedBytes, hd_error *err) {
+  auto *module = static_cast<NvidiaModule *>(base);
   const char *name = signature->name;
   if (signature->warp_size != 0 && signature->warp_size != HD_NVIDIA_WARP_SIZE)
     return fail(err, HD_ERROR_INVALID_ARGUMENT,
                 "%s was compiled for warp size %u; NVIDIA GPUs have warps of %d", name,
                 signature->warp_size, HD_NVIDIA_WARP_SIZE);
-  if (hd_status s = enterDevice(module->device, err))
+  if (hd_status s = enter(err))
     return s;
-  const Device &device = devices()[module->device];
   uint64_t threads = uint64_t{signature->num_warps} * HD_NVIDIA_WARP_SIZE;
-  if (threads == 0 || threads > device.info.max_threads_per_cta)
+  if (threads == 0 || threads > info.max_threads_per_cta)
     return fail(err, HD_ERROR_INVALID_ARGUMENT,
                 "%s: %u warps are %" PRIu64 " threads; nvidia:%u allows 1 to %u per CTA", name,
-                signature->num_warps, threads, module->device, device.info.max_threads_per_cta);
+                signature->num_warps, threads, index, info.max_threads_per_cta);
   static const char axes[] = "xyz";
   for (int d = 0; d < 3; ++d)
-    if (grid[d] > device.maxGrid[d])
-      return fail(err, HD_ERROR_INVALID_ARGUMENT,
-                  "%s: grid %c is %u; nvidia:%u allows at most %u", name, axes[d], grid[d],
-                  module->device, device.maxGrid[d]);
+    if (grid[d] > maxGrid[d])
+      return fail(err, HD_ERROR_INVALID_ARGUMENT, "%s: grid %c is %u; nvidia:%u allows at most %u",
+                  name, axes[d], grid[d], index, maxGrid[d]);
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return HD_OK;
   uint64_t shared = signature->static_shared_bytes + dynamicSharedBytes;
-  if (shared < dynamicSharedBytes || shared > device.info.shared_bytes_per_cta)
+  if (shared < dynamicSharedBytes || shared > info.shared_bytes_per_cta)
     return fail(err, HD_ERROR_INVALID_ARGUMENT,
                 "%s needs %" PRIu64 " static + %" PRIu64 " dynamic shared bytes; nvidia:%u "
                 "allows %" PRIu64 " per CTA",
-                name, signature->static_shared_bytes, dynamicSharedBytes, module->device,
-                device.info.shared_bytes_per_cta);
+                name, signature->static_shared_bytes, dynamicSharedBytes, index,
+                info.shared_bytes_per_cta);
 
   cuda::CUfunction function = nullptr;
   {
@@ -198,23 +192,22 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     auto it = module->functions.find(std::string_view(name));
     if (it == module->functions.end()) {
       cuda::CUfunction handle = nullptr;
-      if (hd_status s = check(driver().cuModuleGetFunction(&handle, module->module, name),
-                              "cuModuleGetFunction", err, HD_ERROR_LAUNCH,
-                              std::string("kernel '") + name + "'"))
+      if (hd_status s = nvidia::check(cu, cu.cuModuleGetFunction(&handle, module->module, name),
+                                      "cuModuleGetFunction", err, HD_ERROR_LAUNCH,
+                                      std::string("kernel '") + name + "'"))
         return s;
-      it = module->functions.emplace(name, hd_plugin_module::Function{handle, 0}).first;
+      it = module->functions.emplace(name, NvidiaModule::Function{handle, 0}).first;
     }
     // All of a kernel's shared memory is dynamic (NvidiaKernelABI.h); above
     // the default limit the function must opt in to the size it uses.
-    if (shared > device.sharedBytesDefault && shared > it->second.dynamicSharedLimit) {
-      if (hd_status s = check(driver().cuFuncSetAttribute(
-                                  it->second.handle,
-                                  cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                  static_cast<int>(shared)),
-                              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err,
-                              HD_ERROR_LAUNCH,
-                              std::string(name) + ": allowing " + std::to_string(shared) +
-                                  " shared bytes"))
+    if (shared > sharedBytesDefault && shared > it->second.dynamicSharedLimit) {
+      if (hd_status s = nvidia::check(
+              cu,
+              cu.cuFuncSetAttribute(it->second.handle,
+                                    cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    static_cast<int>(shared)),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, HD_ERROR_LAUNCH,
+              std::string(name) + ": allowing " + std::to_string(shared) + " shared bytes"))
         return s;
       it->second.dynamicSharedLimit = shared;
     }
@@ -255,8 +248,8 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
   }
   for (uint32_t i = 0, d = 0; i < signature->num_args; ++i) {
     if (args[i].kind == HD_ARG_TENSOR_DESC) {
-      if (hd_status s = encodeDescriptor(name, i, args[i].value.desc, signature, descs[d].bytes,
-                                         err))
+      if (hd_status s =
+              encodeDescriptor(cu, name, i, args[i].value.desc, signature, descs[d].bytes, err))
         return s;
       params[i] = descs[d++].bytes;
       continue;
@@ -264,17 +257,17 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
     slots[i] = paramSlot(args[i]);
     params[i] = &slots[i];
   }
-  cuda::CUresult rc = driver().cuLaunchKernel(function, grid[0], grid[1], grid[2],
-                                              static_cast<unsigned>(threads), 1, 1,
-                                              static_cast<unsigned>(shared), nullptr,
-                                              signature->num_args ? params : nullptr, nullptr);
+  cuda::CUresult rc = cu.cuLaunchKernel(
+      function, grid[0], grid[1], grid[2], static_cast<unsigned>(threads), 1, 1,
+      static_cast<unsigned>(shared), nullptr, signature->num_args ? params : nullptr, nullptr);
   if (rc == cuda::CUDA_SUCCESS)
     return HD_OK;
   char context[256];
-  std::snprintf(context, sizeof(context), "launching %s on nvidia:%u, grid %ux%ux%u, %" PRIu64
-                " threads, %" PRIu64 " shared bytes",
-                name, module->device, grid[0], grid[1], grid[2], threads, shared);
-  return check(rc, "cuLaunchKernel", err, HD_ERROR_LAUNCH, context);
+  std::snprintf(context, sizeof(context),
+                "launching %s on nvidia:%u, grid %ux%ux%u, %" PRIu64 " threads, %" PRIu64
+                " shared bytes",
+                name, index, grid[0], grid[1], grid[2], threads, shared);
+  return nvidia::check(cu, rc, "cuLaunchKernel", err, HD_ERROR_LAUNCH, context);
 }
 
 } // namespace hadron::nvidia
