@@ -13,6 +13,7 @@
 
 #include "KernelParams.h"
 #include "MmaDotKernel.h"
+#include "TensorMap.h"
 
 #include "hadron/runtime/Runtime.hpp"
 #include "testkit/Attention.h"
@@ -118,11 +119,122 @@ TEST(NvidiaParams, HalfAndBf16AreRoundedOnceFromTheDouble) {
             (B{0x01, 0x00, 0, 0, 0, 0, 0, 0}));
 }
 
+/// A 256x128 bf16 tensor read in 64x64 blocks with a 128-byte swizzle.
+struct TensorMapCase {
+  hd_tensor_desc desc{0x10000, 2, 0, {256, 128}, {128, 1}};
+  hd_tensor_desc_spec spec{2, 2, 128, 1, {64, 64}};
+
+  /// tensorMapArgs' refusal, or "" when it accepts.
+  std::string why() const {
+    hadron::nvidia::TensorMapArgs a;
+    std::string why;
+    return hadron::nvidia::tensorMapArgs(desc, spec, a, why) ? "" : why;
+  }
+};
+
+TEST(NvidiaTensorMap, EncodeArgumentsAreInnermostFirstWithTheSwizzleSpanAsBox) {
+  TensorMapCase c;
+  hadron::nvidia::TensorMapArgs a;
+  std::string why;
+  ASSERT_TRUE(hadron::nvidia::tensorMapArgs(c.desc, c.spec, a, why)) << why;
+  EXPECT_EQ(a.dataType, 1); // 16-bit
+  EXPECT_EQ(a.rank, 2u);
+  EXPECT_EQ(a.globalAddress, 0x10000u);
+  EXPECT_EQ(a.globalDim[0], 128u);
+  EXPECT_EQ(a.globalDim[1], 256u);
+  EXPECT_EQ(a.globalStrides[0], 256u); // bytes of a row
+  EXPECT_EQ(a.boxDim[0], 64u);         // 128 swizzled bytes of bf16
+  EXPECT_EQ(a.boxDim[1], 64u);
+  EXPECT_EQ(a.swizzle, 3); // 128B
+
+  c.spec.block[1] = 128; // 256 bytes: cut to the 128-byte span
+  ASSERT_TRUE(hadron::nvidia::tensorMapArgs(c.desc, c.spec, a, why)) << why;
+  EXPECT_EQ(a.boxDim[0], 64u);
+}
+
+TEST(NvidiaTensorMap, EachCopyEngineLimitIsNamed) {
+  auto refused = [](void (*change)(TensorMapCase &)) {
+    TensorMapCase c;
+    change(c);
+    return c.why();
+  };
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.spec.elem_bytes = 3; }),
+            "elements of 3 bytes; the copy engine moves 1, 2, 4 or 8");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.spec.swizzle_bytes = 48; }),
+            "a 48-byte swizzle; the copy engine has 32, 64 and 128");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.desc.rank = 3; }), "rank 3 for blocks of rank 2");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.desc.base += 8; }),
+            "base address 65544 is not 16-byte aligned");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.desc.shape[0] = 0; }),
+            "dim 0 has 0 elements; the copy engine takes 1 to 2^32");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.desc.strides[0] = 100; }),
+            "dim 0 has a stride of 200 bytes; the copy engine needs a multiple of 16 below 2^40");
+  EXPECT_EQ(refused([](TensorMapCase &c) { c.spec.block[0] = 512; }),
+            "a box of 512 elements along dim 0; the copy engine takes 1 to 256");
+  EXPECT_EQ(refused([](TensorMapCase &c) {
+              c.spec.swizzle_bytes = 0;
+              c.spec.block[1] = 4;
+            }),
+            "an innermost box of 8 bytes; the copy engine moves multiples of 16");
+}
+
 TEST(NvidiaRuntime, MissingDriverLibraryIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(expectDriverFailure("libhadron-absent-cuda.so.1", HD_ERROR_DRIVER_MISSING,
                                   "libhadron-absent-cuda.so.1 not found"),
               ::testing::ExitedWithCode(0), "reason 'libhadron-absent-cuda.so.1 not found \\(");
+}
+
+/// In a child process: the plugin's runtime table itself, with the driver
+/// library absent: init and every call on a device report why there is
+/// none, calls without a device check their arguments, and nothing crashes.
+[[noreturn]] void expectEveryCallReportsTheMissingDriver() {
+  ::setenv("HADRON_NVIDIA_DRIVER", "libhadron-absent-cuda.so.1", 1);
+  void *plugin = ::dlopen(HADRON_NVIDIA_RUNTIME_PATH, RTLD_NOW | RTLD_LOCAL);
+  auto entry =
+      plugin ? reinterpret_cast<hd_plugin_entry_fn>(::dlsym(plugin, HADRON_PLUGIN_ENTRY_SYMBOL))
+             : nullptr;
+  if (!entry) {
+    std::fprintf(stderr, "dlopen: %s\n", ::dlerror());
+    std::exit(1);
+  }
+  const hd_runtime_table &t = *entry()->runtime;
+  bool ok = true;
+  auto expect = [&ok](const char *call, hd_status got, hd_status want, const hd_error &err,
+                      const std::string &prefix) {
+    bool same = got == want && (want == HD_OK || std::string(err.message).rfind(prefix, 0) == 0);
+    std::fprintf(stderr, "%s: %d '%s'%s\n", call, got, got ? err.message : "",
+                 same ? "" : " (unexpected)");
+    ok &= same;
+  };
+  const std::string missing = "libhadron-absent-cuda.so.1 not found (";
+  hd_error err{};
+  expect("init", t.init(&err), HD_ERROR_DRIVER_MISSING, err, missing);
+  ok &= t.device_count() == 0;
+  hd_device_info info{};
+  info.struct_size = sizeof(info);
+  expect("device_info", t.device_info(0, &info, &err), HD_ERROR_DRIVER_MISSING, err,
+         "device_info: " + missing);
+  hd_device_ptr ptr = 0;
+  expect("mem_alloc", t.mem_alloc(0, 16, &ptr, &err), HD_ERROR_DRIVER_MISSING, err,
+         "mem_alloc: " + missing);
+  hd_plugin_module *module = nullptr;
+  expect("module_load", t.module_load(0, "x", 1, &module, &err), HD_ERROR_DRIVER_MISSING, err,
+         "module_load: " + missing);
+  expect("synchronize", t.synchronize(0, &err), HD_ERROR_DRIVER_MISSING, err,
+         "synchronize: " + missing);
+  const uint32_t grid[3] = {1, 1, 1};
+  expect("launch", t.launch(nullptr, nullptr, grid, nullptr, 0, &err), HD_ERROR_INVALID_ARGUMENT,
+         err, "launch: NULL module");
+  expect("module_unload", t.module_unload(nullptr, &err), HD_OK, err, "");
+  expect("event_destroy", t.event_destroy(nullptr, &err), HD_OK, err, "");
+  std::exit(ok ? 0 : 1);
+}
+
+TEST(NvidiaRuntime, EveryCallReportsTheMissingDriver) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(expectEveryCallReportsTheMissingDriver(), ::testing::ExitedWithCode(0),
+              "mem_alloc: 3 'mem_alloc: libhadron-absent-cuda.so.1 not found \\(");
 }
 
 TEST(NvidiaRuntime, NoLibcudaHereIsReportedInTheseWords) {
