@@ -120,8 +120,11 @@ hd_status NvidiaDevice::moduleLoad(const void *binary, uint64_t size, hd_plugin_
                                   cuda::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1}),
                     infoLog.data(), reinterpret_cast<void *>(uintptr_t{kLogBytes - 1})};
-  cuda::CUmodule module = nullptr;
-  cuda::CUresult rc = cu.cuModuleLoadDataEx(&module, image, 4, options, values);
+  std::unique_ptr<NvidiaModule> m(new (std::nothrow) NvidiaModule);
+  if (!m)
+    return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
+  m->device = index;
+  cuda::CUresult rc = cu.cuModuleLoadDataEx(&m->module, image, 4, options, values);
   if (rc != cuda::CUDA_SUCCESS) {
     std::string log = logText(errorLog.c_str());
     std::string context = std::string("loading a ") + (elf ? "cubin" : "PTX module") + " of " +
@@ -135,14 +138,7 @@ hd_status NvidiaDevice::moduleLoad(const void *binary, uint64_t size, hd_plugin_
     }
     return s;
   }
-  auto *m = new (std::nothrow) NvidiaModule;
-  if (!m) {
-    cu.cuModuleUnload(module);
-    return fail(err, HD_ERROR_OUT_OF_MEMORY, "module_load: out of host memory");
-  }
-  m->device = index;
-  m->module = module;
-  *out = m;
+  *out = m.release();
   return HD_OK;
 }
 

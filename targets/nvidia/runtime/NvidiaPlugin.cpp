@@ -232,17 +232,14 @@ cuda::CUevent eventOf(hd_plugin_event *event) { return static_cast<NvidiaEvent *
 hd_status NvidiaDevice::eventCreate(hd_plugin_event **out, hd_error *err) {
   if (hd_status s = enter(err))
     return s;
-  cuda::CUevent event = nullptr;
-  if (hd_status s = check(cu.cuEventCreate(&event, 0), "cuEventCreate", err, HD_ERROR_INTERNAL))
-    return s;
-  auto *created = new (std::nothrow) NvidiaEvent;
-  if (!created) {
-    cu.cuEventDestroy(event);
+  std::unique_ptr<NvidiaEvent> created(new (std::nothrow) NvidiaEvent);
+  if (!created)
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
-  }
   created->device = index;
-  created->event = event;
-  *out = created;
+  if (hd_status s =
+          check(cu.cuEventCreate(&created->event, 0), "cuEventCreate", err, HD_ERROR_INTERNAL))
+    return s;
+  *out = created.release();
   return HD_OK;
 }
 
