@@ -199,8 +199,8 @@ hd_status hd_selector_validate(const char *selector, hd_error *err) {
   clearError(err);
   if (!selector)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_selector_validate: selector is NULL");
-  Result<Selector> parsed = parseSelector(selector);
-  return parsed ? HD_OK : failWith(err, HD_ERROR_INVALID_ARGUMENT, parsed.error());
+  Expected<Selector> parsed = parseSelector(selector);
+  return parsed ? HD_OK : failWith(err, parsed.status().code(), parsed.status().message());
 }
 
 } // extern "C"
@@ -275,9 +275,9 @@ extern "C" hd_status hd_context_select(hd_context *ctx, const char *selector, hd
     const char *env = std::getenv("HADRON_DEVICE");
     text = env && *env ? env : "auto";
   }
-  Result<Selector> parsed = parseSelector(text);
+  Expected<Selector> parsed = parseSelector(text);
   if (!parsed)
-    return failWith(err, HD_ERROR_INVALID_ARGUMENT, parsed.error());
+    return failWith(err, parsed.status().code(), parsed.status().message());
 
   std::vector<Candidate> candidates;
   for (const auto &d : ctx->devices)

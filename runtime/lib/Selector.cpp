@@ -25,9 +25,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-Error malformed(std::string_view text, const std::string &why) {
-  return Error("malformed device selector '" + std::string(text) + "': " + why +
-               "\ngrammar:\n" + kSelectorGrammar);
+Status malformed(std::string_view text, const std::string &why) {
+  return Status(HD_ERROR_INVALID_ARGUMENT, "malformed device selector '" + std::string(text) +
+                                               "': " + why + "\ngrammar:\n" + kSelectorGrammar);
 }
 
 // Index 0 is reserved: candidates keep their list order after the ranked
@@ -58,7 +58,7 @@ bool isValidVendorName(std::string_view name) {
   });
 }
 
-Result<Selector> parseSelector(std::string_view text) {
+Expected<Selector> parseSelector(std::string_view text) {
   Selector selector;
   size_t pos = 0;
   unsigned termNo = 0;

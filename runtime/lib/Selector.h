@@ -9,7 +9,7 @@
 #ifndef HADRON_RUNTIME_SELECTOR_H
 #define HADRON_RUNTIME_SELECTOR_H
 
-#include "hadron/Support/Result.h"
+#include "hadron/runtime/Status.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -34,8 +34,9 @@ struct Selector {
   std::vector<SelectorTerm> exclusions; ///< Vendor terms only.
 };
 
-/// Parses `text`; the error names the offending term and shows the grammar.
-Result<Selector> parseSelector(std::string_view text);
+/// Parses `text`; the error (HD_ERROR_INVALID_ARGUMENT) names the offending
+/// term and shows the grammar.
+Expected<Selector> parseSelector(std::string_view text);
 
 /// Whether `name` may be a plugin's name, i.e. a selector vendor key.
 bool isValidVendorName(std::string_view name);

@@ -19,8 +19,8 @@ std::vector<Candidate> machine() {
 }
 
 std::string pick(const std::string &text, const std::vector<Candidate> &devices = machine()) {
-  Result<Selector> s = parseSelector(text);
-  EXPECT_TRUE(s.ok()) << s.error();
+  Expected<Selector> s = parseSelector(text);
+  EXPECT_TRUE(s.ok()) << s.status().message();
   if (!s)
     return "parse error";
   std::optional<size_t> i = matchSelector(*s, devices);
@@ -33,12 +33,12 @@ TEST(SelectorParse, EveryFormParses) {
   for (const char *text : {"auto", "host", "nvidia", "nvidia:1", "amd:*", "intel:0",
                            "nvidia;amd;host", "!intel", "!intel;auto", "!nvidia:0;nvidia",
                            " nvidia : 1 ; host ", "my-target_2:7"})
-    EXPECT_TRUE(parseSelector(text).ok()) << text << ": " << parseSelector(text).error();
+    EXPECT_TRUE(parseSelector(text).ok()) << text << ": " << parseSelector(text).status().message();
 }
 
 TEST(SelectorParse, StructureOfAList) {
-  Result<Selector> s = parseSelector("nvidia:1;!intel;amd:*;auto");
-  ASSERT_TRUE(s.ok()) << s.error();
+  Expected<Selector> s = parseSelector("nvidia:1;!intel;amd:*;auto");
+  ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_EQ(s->choices.size(), 3u);
   EXPECT_EQ(s->choices[0].vendor, "nvidia");
   EXPECT_EQ(s->choices[0].index, std::optional<uint32_t>(1));
@@ -50,7 +50,7 @@ TEST(SelectorParse, StructureOfAList) {
 }
 
 TEST(SelectorParse, OnlyExclusionsMeansAuto) {
-  Result<Selector> s = parseSelector("!intel");
+  Expected<Selector> s = parseSelector("!intel");
   ASSERT_TRUE(s.ok());
   ASSERT_EQ(s->choices.size(), 1u);
   EXPECT_EQ(s->choices[0].kind, SelectorTerm::Kind::Auto);
@@ -75,11 +75,13 @@ TEST(SelectorParse, MalformedShowsTheGrammar) {
       {"nvidia amd", "'nvidia amd' is not a vendor name"},
   };
   for (const Case &c : cases) {
-    Result<Selector> s = parseSelector(c.text);
+    Expected<Selector> s = parseSelector(c.text);
     ASSERT_FALSE(s.ok()) << c.text;
-    EXPECT_NE(s.error().find(c.why), std::string::npos) << c.text << " -> " << s.error();
-    EXPECT_NE(s.error().find("selector := term (';' term)*"), std::string::npos) << s.error();
-    EXPECT_NE(s.error().find(std::string("'") + c.text + "'"), std::string::npos) << s.error();
+    EXPECT_EQ(s.status().code(), HD_ERROR_INVALID_ARGUMENT);
+    const std::string &why = s.status().message();
+    EXPECT_NE(why.find(c.why), std::string::npos) << c.text << " -> " << why;
+    EXPECT_NE(why.find("selector := term (';' term)*"), std::string::npos) << why;
+    EXPECT_NE(why.find(std::string("'") + c.text + "'"), std::string::npos) << why;
   }
 }
 

@@ -13,6 +13,7 @@
 #ifndef HADRON_RUNTIME_RUNTIME_HPP
 #define HADRON_RUNTIME_RUNTIME_HPP
 
+#include "hadron/runtime/Status.hpp"
 #include "hadron/runtime/runtime.h"
 
 #include <array>
@@ -23,48 +24,6 @@
 #include <vector>
 
 namespace hadron::runtime {
-
-/// The outcome of a call: HD_OK, or a code with its message.
-class [[nodiscard]] Status {
-public:
-  Status() = default;
-  Status(hd_status code, std::string message) : code_(code), message_(std::move(message)) {}
-  static Status fromError(hd_status code, const hd_error &err) {
-    return Status(code, err.message);
-  }
-
-  bool ok() const { return code_ == HD_OK; }
-  explicit operator bool() const { return ok(); }
-  hd_status code() const { return code_; }
-  const std::string &message() const { return message_; }
-
-private:
-  hd_status code_ = HD_OK;
-  std::string message_;
-};
-
-/// A T, or the Status that says why there is none.
-template <typename T> class [[nodiscard]] Expected {
-public:
-  Expected(T value) : value_(std::move(value)) {}
-  Expected(Status status) : status_(std::move(status)) {}
-
-  bool ok() const { return value_.has_value(); }
-  explicit operator bool() const { return ok(); }
-  const Status &status() const { return status_; }
-
-  /// Only valid when ok().
-  T &value() & { return *value_; }
-  const T &value() const & { return *value_; }
-  T &&value() && { return std::move(*value_); }
-  T *operator->() { return &*value_; }
-  const T *operator->() const { return &*value_; }
-  T &operator*() & { return *value_; }
-
-private:
-  std::optional<T> value_;
-  Status status_;
-};
 
 /// Launch arguments, one function per kind.
 namespace arg {
