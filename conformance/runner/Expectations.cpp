@@ -24,7 +24,7 @@ bool filterMatch(const std::string &filter, const std::string &name) {
   return false;
 }
 
-std::optional<std::string> Expectations::parse(const std::string &text, const std::string &file) {
+runtime::Status Expectations::parse(const std::string &text, const std::string &file) {
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -35,10 +35,13 @@ std::optional<std::string> Expectations::parse(const std::string &text, const st
     if (!(words >> kind))
       continue;
     const std::string where = file + ":" + std::to_string(n);
+    auto malformed = [&where](const std::string &what) {
+      return runtime::Status(HD_ERROR_INVALID_ARGUMENT, where + ": " + what);
+    };
     if (kind == "lanes") {
       unsigned v = 0;
       if (!(words >> v) || (v != 8 && v != 16 && v != 32 && v != 64))
-        return where + ": 'lanes' takes 8, 16, 32 or 64";
+        return malformed("'lanes' takes 8, 16, 32 or 64");
       lanes_ = v;
       continue;
     }
@@ -50,24 +53,24 @@ std::optional<std::string> Expectations::parse(const std::string &text, const st
     else if (kind == "xfail-compile")
       e.kind = Expectation::XFailCompile;
     else
-      return where + ": unknown entry '" + kind +
-             "' (expected lanes, unsupported, xfail or xfail-compile)";
+      return malformed("unknown entry '" + kind +
+                       "' (expected lanes, unsupported, xfail or xfail-compile)");
     if (!(words >> glob))
-      return where + ": '" + kind + "' needs a case glob and a reason";
+      return malformed("'" + kind + "' needs a case glob and a reason");
     std::getline(words, e.reason);
     size_t start = e.reason.find_first_not_of(" \t");
     e.reason = start == std::string::npos ? "" : e.reason.substr(start);
     if (e.reason.empty())
-      return where + ": '" + kind + " " + glob + "' has no reason";
+      return malformed("'" + kind + " " + glob + "' has no reason");
     e.glob = glob;
     e.file = where;
     entries_.push_back(std::move(e));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> Expectations::load(const std::string &dir, const std::string &plugin,
-                                              const std::string &arch, Expectations &out) {
+runtime::Status Expectations::load(const std::string &dir, const std::string &plugin,
+                                   const std::string &arch, Expectations &out) {
   std::vector<std::string> names;
   if (!arch.empty())
     names.push_back(plugin + "-" + arch + ".txt");
@@ -79,14 +82,14 @@ std::optional<std::string> Expectations::load(const std::string &dir, const std:
     std::stringstream text;
     text << f.rdbuf();
     unsigned lanesBefore = out.lanes_;
-    if (auto error = out.parse(text.str(), name))
-      return error;
+    if (runtime::Status s = out.parse(text.str(), name); !s)
+      return s;
     // The arch-specific file's lanes win over the plugin's.
     if (lanesBefore)
       out.lanes_ = lanesBefore;
     out.files_.push_back(dir + "/" + name);
   }
-  return std::nullopt;
+  return {};
 }
 
 const Expectation *Expectations::find(const std::string &caseName) const {

@@ -19,7 +19,8 @@
 #ifndef HADRON_CONFORMANCE_EXPECTATIONS_H
 #define HADRON_CONFORMANCE_EXPECTATIONS_H
 
-#include <optional>
+#include "hadron/runtime/Status.hpp"
+
 #include <string>
 #include <vector>
 
@@ -36,12 +37,12 @@ struct Expectation {
 class Expectations {
 public:
   /// Reads `<dir>/<plugin>.txt` and `<dir>/<plugin>-<arch>.txt` (each
-  /// optional; arch-specific entries are consulted first). Returns an error
-  /// message for a malformed line, naming the file and line.
-  static std::optional<std::string> load(const std::string &dir, const std::string &plugin,
-                                         const std::string &arch, Expectations &out);
+  /// optional; arch-specific entries are consulted first). A malformed line
+  /// is HD_ERROR_INVALID_ARGUMENT, naming the file and line.
+  static runtime::Status load(const std::string &dir, const std::string &plugin,
+                              const std::string &arch, Expectations &out);
   /// Parses one file's text; `file` names it in messages.
-  std::optional<std::string> parse(const std::string &text, const std::string &file);
+  runtime::Status parse(const std::string &text, const std::string &file);
 
   const Expectation *find(const std::string &caseName) const;
   const std::vector<Expectation> &entries() const { return entries_; }

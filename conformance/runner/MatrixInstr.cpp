@@ -44,10 +44,9 @@ int listLength(const std::string &text, size_t at) {
 
 } // namespace
 
-std::optional<MatrixInstr> parseMatrixInstr(const std::string &text, std::string &error) {
+runtime::Expected<MatrixInstr> parseMatrixInstr(const std::string &text) {
   auto lacks = [&](const std::string &what) {
-    error = "matrix instruction '" + text + "': " + what;
-    return std::nullopt;
+    return runtime::Status(HD_ERROR_INVALID_ARGUMENT, "matrix instruction '" + text + "': " + what);
   };
   if (text.rfind("#hd.matrix_instr<{", 0) != 0)
     return lacks("not an #hd.matrix_instr attribute");

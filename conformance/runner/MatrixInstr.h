@@ -10,7 +10,8 @@
 #ifndef HADRON_CONFORMANCE_MATRIXINSTR_H
 #define HADRON_CONFORMANCE_MATRIXINSTR_H
 
-#include <optional>
+#include "hadron/runtime/Status.hpp"
+
 #include <string>
 
 namespace hadron::conformance {
@@ -25,9 +26,9 @@ struct MatrixInstr {
   unsigned lanes = 0;
 };
 
-/// Reads `text`; nothing, with `error` naming the text and what it lacks,
-/// when it is not an #hd.matrix_instr with those fields.
-std::optional<MatrixInstr> parseMatrixInstr(const std::string &text, std::string &error);
+/// Reads `text`; HD_ERROR_INVALID_ARGUMENT naming the text and what it
+/// lacks when it is not an #hd.matrix_instr with those fields.
+runtime::Expected<MatrixInstr> parseMatrixInstr(const std::string &text);
 
 } // namespace hadron::conformance
 

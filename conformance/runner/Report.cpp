@@ -329,15 +329,14 @@ std::string htmlReport(Runner &r) {
   return o.str();
 }
 
-bool writeReports(Runner &r, const std::string &dir, std::string &error) {
+runtime::Status writeReports(Runner &r, const std::string &dir) {
   std::string path;
   for (size_t i = 0; i <= dir.size(); ++i)
     if (i == dir.size() || dir[i] == '/') {
       path = dir.substr(0, i);
-      if (!path.empty() && mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
-        error = "cannot create " + path + ": " + std::strerror(errno);
-        return false;
-      }
+      if (!path.empty() && mkdir(path.c_str(), 0777) != 0 && errno != EEXIST)
+        return runtime::Status(HD_ERROR_INVALID_ARGUMENT,
+                               "cannot create " + path + ": " + std::strerror(errno));
     }
   const std::pair<const char *, std::string> files[] = {
       {"conformance.json", jsonReport(r)},
@@ -348,12 +347,10 @@ bool writeReports(Runner &r, const std::string &dir, std::string &error) {
     std::string p = dir + "/" + f.first;
     std::ofstream out(p);
     out << f.second;
-    if (!out) {
-      error = "cannot write " + p;
-      return false;
-    }
+    if (!out)
+      return runtime::Status(HD_ERROR_INVALID_ARGUMENT, "cannot write " + p);
   }
-  return true;
+  return {};
 }
 
 } // namespace hadron::conformance

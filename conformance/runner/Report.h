@@ -20,9 +20,9 @@ std::string jsonReport(Runner &runner);
 std::string markdownReport(Runner &runner);
 std::string htmlReport(Runner &runner);
 
-/// Writes the three files into `dir` (created if missing). False with
-/// `error` set when a file cannot be written.
-bool writeReports(Runner &runner, const std::string &dir, std::string &error);
+/// Writes the three files into `dir` (created if missing);
+/// HD_ERROR_INVALID_ARGUMENT naming the path when one cannot be written.
+runtime::Status writeReports(Runner &runner, const std::string &dir);
 
 } // namespace hadron::conformance
 

@@ -350,25 +350,21 @@ bool validateBinary(const hd_compiled_module &m, const std::string &kernel,
 
 Runner::~Runner() { hd_context_destroy(ctx_); }
 
-std::unique_ptr<Runner> Runner::create(const Options &options, std::string &error) {
+runtime::Expected<std::unique_ptr<Runner>> Runner::create(const Options &options) {
   std::unique_ptr<Runner> r(new Runner());
   r->options_ = options;
   r->seed_ = options.seed.value_or(
       testkit::seedFromEnv("HADRON_CONFORMANCE_SEED").value_or(testkit::clockSeed()));
   hd_error err;
-  if (hd_context_create(&r->ctx_, &err) != HD_OK) {
-    error = std::string("hd_context_create failed: ") + err.message;
-    return nullptr;
-  }
+  if (hd_status s = hd_context_create(&r->ctx_, &err))
+    return runtime::Status(s, std::string("hd_context_create failed: ") + err.message);
   const std::string dir = options.expectationsDir;
-  auto loadExpectations = [&](Target &t) -> bool {
-    if (dir.empty())
-      return true;
-    if (auto e = Expectations::load(dir, t.plugin, t.arch, t.expectations)) {
-      error = *e;
-      return false;
-    }
-    return true;
+  auto loadExpectations = [&](Target &t) {
+    return dir.empty() ? runtime::Status()
+                       : Expectations::load(dir, t.plugin, t.arch, t.expectations);
+  };
+  auto wrong = [](const std::string &message) {
+    return runtime::Status(HD_ERROR_INVALID_ARGUMENT, message);
   };
 
   // Devices.
@@ -390,16 +386,12 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
       if (size_t at = term.find('@'); at != std::string::npos) {
         arch = term.substr(at + 1);
         term.resize(at);
-        if (arch.empty()) {
-          error = "--device '" + term + "@': no arch after '@'";
-          return nullptr;
-        }
+        if (arch.empty())
+          return wrong("--device '" + term + "@': no arch after '@'");
       }
       hd_device *d = nullptr;
-      if (hd_context_select(r->ctx_, term.c_str(), &d, &err) != HD_OK) {
-        error = "--device '" + term + "': " + err.message;
-        return nullptr;
-      }
+      if (hd_status s = hd_context_select(r->ctx_, term.c_str(), &d, &err))
+        return runtime::Status(s, "--device '" + term + "': " + err.message);
       picked.push_back(d);
       pickedArchs.push_back(arch);
     }
@@ -423,11 +415,9 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
             known |= t.compileArch == *a;
             archs += std::string(archs.empty() ? "" : ", ") + *a;
           }
-      if (!known) {
-        error = "--device '" + t.id + "@" + t.compileArch + "': plugin '" + t.plugin +
-                "' has no arch '" + t.compileArch + "' (it has: " + archs + ")";
-        return nullptr;
-      }
+      if (!known)
+        return wrong("--device '" + t.id + "@" + t.compileArch + "': plugin '" + t.plugin +
+                     "' has no arch '" + t.compileArch + "' (it has: " + archs + ")");
       t.id += "@" + t.compileArch;
     }
     // The same device twice (differential runs against itself) gets a suffix.
@@ -439,8 +429,8 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
     t.description = deviceDescription(t.info);
     if (!t.compileArch.empty())
       t.description += ", kernels compiled for " + t.compileArch;
-    if (!loadExpectations(t))
-      return nullptr;
+    if (runtime::Status s = loadExpectations(t); !s)
+      return s;
     r->targets_.push_back(std::move(t));
   }
 
@@ -463,11 +453,9 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
           break;
         }
       }
-    if (!found) {
-      error = "--target '" + spec + "': no plugin '" + t.plugin + "' is loaded (loaded: " +
-              (loaded.empty() ? "none" : loaded) + ")";
-      return nullptr;
-    }
+    if (!found)
+      return wrong("--target '" + spec + "': no plugin '" + t.plugin +
+                   "' is loaded (loaded: " + (loaded.empty() ? "none" : loaded) + ")");
     if (t.arch.empty())
       t.arch = found->default_arch ? found->default_arch : "";
     bool known = false;
@@ -476,15 +464,13 @@ std::unique_ptr<Runner> Runner::create(const Options &options, std::string &erro
       known |= t.arch == *a;
       archs += std::string(archs.empty() ? "" : ", ") + *a;
     }
-    if (!known) {
-      error = "--target '" + spec + "': plugin '" + t.plugin + "' has no arch '" + t.arch +
-              "' (it has: " + archs + ")";
-      return nullptr;
-    }
+    if (!known)
+      return wrong("--target '" + spec + "': plugin '" + t.plugin + "' has no arch '" + t.arch +
+                   "' (it has: " + archs + ")");
     t.id = t.plugin + ":" + t.arch;
     t.description = "compile-only, plugin " + t.plugin + " arch " + t.arch;
-    if (!loadExpectations(t))
-      return nullptr;
+    if (runtime::Status s = loadExpectations(t); !s)
+      return s;
     t.lanes = t.expectations.lanes() ? t.expectations.lanes() : 32;
     t.description += ", layouts for " + std::to_string(t.lanes) + " lanes";
     pluginsWithTarget.push_back(t.plugin);
@@ -541,10 +527,9 @@ void Runner::addMatrixInstructions() {
       }
       std::vector<std::string> &names = byArch[where];
       for (uint32_t t = 0; t < count; ++t) {
-        std::string problem;
-        std::optional<MatrixInstr> mi = parseMatrixInstr(texts[t], problem);
+        runtime::Expected<MatrixInstr> mi = parseMatrixInstr(texts[t]);
         if (!mi) {
-          notes_.push_back(where + ": " + problem);
+          notes_.push_back(where + ": " + mi.status().message());
           continue;
         }
         names.push_back(mi->name);

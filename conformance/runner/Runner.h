@@ -23,6 +23,7 @@
 #include "Case.h"
 #include "Expectations.h"
 
+#include "hadron/runtime/Status.hpp"
 #include "hadron/runtime/runtime.h"
 
 #include <cstdio>
@@ -118,9 +119,9 @@ struct DiffResult {
 class Runner {
 public:
   /// Loads the plugins, picks the targets and reads their expectations.
-  /// nullptr and `error` set when the options are wrong (a bad selector, an
-  /// unknown compile target, a malformed expectations file).
-  static std::unique_ptr<Runner> create(const Options &options, std::string &error);
+  /// Fails when the options are wrong (a bad selector, an unknown compile
+  /// target, a malformed expectations file).
+  static runtime::Expected<std::unique_ptr<Runner>> create(const Options &options);
   ~Runner();
 
   const Options &options() const { return options_; }

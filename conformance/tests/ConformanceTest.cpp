@@ -59,7 +59,10 @@ Runner *runner(std::string *error = nullptr) {
     }
     o.filter = env("HADRON_CONFORMANCE_FILTER");
     o.expectationsDir = env("HADRON_CONFORMANCE_EXPECTATIONS", HADRON_CONFORMANCE_EXPECTATIONS_DIR);
-    return Runner::create(o, problem);
+    auto created = Runner::create(o);
+    if (!created)
+      problem = created.status().message();
+    return created ? std::move(created).value() : nullptr;
   }();
   if (error)
     *error = problem;
@@ -167,9 +170,8 @@ const char kMmaF16[] =
     "acc = {register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}}>";
 
 TEST(ConformanceMatrixInstr, ReadsShapeTypesAndLanes) {
-  std::string error;
-  std::optional<MatrixInstr> mi = parseMatrixInstr(kMmaF16, error);
-  ASSERT_TRUE(mi) << error;
+  auto mi = parseMatrixInstr(kMmaF16);
+  ASSERT_TRUE(mi) << mi.status().message();
   EXPECT_EQ(mi->name, "mma.m16n8k16.f16");
   EXPECT_EQ(mi->attribute, kMmaF16);
   EXPECT_EQ(mi->m, 16);
@@ -183,9 +185,10 @@ TEST(ConformanceMatrixInstr, ReadsShapeTypesAndLanes) {
 
 TEST(ConformanceMatrixInstr, MalformedTextsSayWhatIsMissing) {
   auto problem = [](std::string text) {
-    std::string error;
-    EXPECT_FALSE(parseMatrixInstr(text, error)) << text;
-    return error;
+    auto mi = parseMatrixInstr(text);
+    EXPECT_FALSE(mi) << text;
+    EXPECT_EQ(mi.status().code(), HD_ERROR_INVALID_ARGUMENT);
+    return mi.status().message();
   };
   const std::string good = kMmaF16;
   auto without = [&](const std::string &from, const std::string &to) {
@@ -223,9 +226,8 @@ TEST(ConformanceMatrixInstr, CasesFollowWhatThePluginsReport) {
   for (const Case *c : r->cases())
     byName[c->name] = c;
   for (const std::string &text : reported) {
-    std::string error;
-    std::optional<MatrixInstr> mi = parseMatrixInstr(text, error);
-    ASSERT_TRUE(mi) << error;
+    auto mi = parseMatrixInstr(text);
+    ASSERT_TRUE(mi) << mi.status().message();
     for (const char *suffix : {"", ".tails"}) {
       const std::string name = "dot.mma." + mi->name + suffix;
       if (!r->options().filter.empty() && !filterMatch(r->options().filter, name))
@@ -329,20 +331,22 @@ TEST(ConformanceCompare, HalfAndBf16RoundToNearestEven) {
 
 TEST(ConformanceExpectations, ParsesAndRejects) {
   Expectations e;
-  EXPECT_FALSE(e.parse("# comment\nlanes 64\nunsupported dot.* no matrix unit here\n"
-                       "xfail ew.bf16.* bf16 arithmetic is not lowered\n",
-                       "t.txt"));
+  EXPECT_TRUE(e.parse("# comment\nlanes 64\nunsupported dot.* no matrix unit here\n"
+                      "xfail ew.bf16.* bf16 arithmetic is not lowered\n",
+                      "t.txt")
+                  .ok());
   EXPECT_EQ(e.lanes(), 64u);
   ASSERT_NE(e.find("dot.f16.m16"), nullptr);
   EXPECT_EQ(e.find("dot.f16.m16")->kind, Expectation::Unsupported);
   EXPECT_EQ(e.find("ew.bf16.addf")->reason, "bf16 arithmetic is not lowered");
   EXPECT_EQ(e.find("ew.f32.addf"), nullptr);
   Expectations bad;
-  auto error = bad.parse("xfail ew.*\n", "bad.txt");
-  ASSERT_TRUE(error);
-  EXPECT_NE(error->find("bad.txt:1"), std::string::npos) << *error;
-  EXPECT_TRUE(Expectations().parse("frobnicate x y\n", "bad.txt"));
-  EXPECT_TRUE(Expectations().parse("lanes 48\n", "bad.txt"));
+  hadron::runtime::Status error = bad.parse("xfail ew.*\n", "bad.txt");
+  ASSERT_FALSE(error.ok());
+  EXPECT_EQ(error.code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(error.message().find("bad.txt:1"), std::string::npos) << error.message();
+  EXPECT_FALSE(Expectations().parse("frobnicate x y\n", "bad.txt").ok());
+  EXPECT_FALSE(Expectations().parse("lanes 48\n", "bad.txt").ok());
 }
 
 /// The checked-in expectation files parse, and each entry names a case: one
@@ -350,13 +354,14 @@ TEST(ConformanceExpectations, ParsesAndRejects) {
 TEST(ConformanceExpectations, CheckedInFilesAreValid) {
   Options everything;
   everything.devices = "none";
-  std::string runnerError;
-  auto runner = Runner::create(everything, runnerError);
-  ASSERT_TRUE(runner) << runnerError;
+  auto created = Runner::create(everything);
+  ASSERT_TRUE(created) << created.status().message();
+  Runner *runner = created->get();
   for (const char *plugin : {"host", "nvidia", "amd", "intel"}) {
     Expectations e;
-    auto error = Expectations::load(HADRON_CONFORMANCE_EXPECTATIONS_DIR, plugin, "", e);
-    EXPECT_FALSE(error) << *error;
+    hadron::runtime::Status loaded =
+        Expectations::load(HADRON_CONFORMANCE_EXPECTATIONS_DIR, plugin, "", e);
+    EXPECT_TRUE(loaded.ok()) << loaded.message();
     for (const Expectation &x : e.entries()) {
       bool any = false;
       for (const Case *c : runner->cases())
@@ -369,16 +374,18 @@ TEST(ConformanceExpectations, CheckedInFilesAreValid) {
 /// A runner over `devices` with `filter`, or nullptr (the test then skips).
 std::unique_ptr<Runner> runnerFor(const std::string &filter, const std::string &devices = "host",
                                   bool differential = false) {
-  std::string error;
   Options o;
   o.devices = devices;
   o.filter = filter;
   o.seed = 42;
   o.differential = differential;
-  auto r = Runner::create(o, error);
-  if (!r)
-    std::fprintf(stderr, "no runner over '%s': %s\n", devices.c_str(), error.c_str());
-  return r;
+  auto r = Runner::create(o);
+  if (!r) {
+    std::fprintf(stderr, "no runner over '%s': %s\n", devices.c_str(),
+                 r.status().message().c_str());
+    return nullptr;
+  }
+  return std::move(r).value();
 }
 
 /// An xfail that passes is XPASS and fails the run; unsupported does not run.
@@ -387,14 +394,16 @@ TEST(ConformanceExpectations, XPassFailsTheRun) {
   if (!r)
     GTEST_SKIP() << "no host device";
   ASSERT_EQ(r->targets().size(), 1u);
-  ASSERT_FALSE(r->targets()[0].expectations.parse("xfail ew.i32.addi pretend it is broken\n", "test"));
+  ASSERT_TRUE(
+      r->targets()[0].expectations.parse("xfail ew.i32.addi pretend it is broken\n", "test").ok());
   r->runAll(nullptr);
   ASSERT_EQ(r->results().size(), 1u);
   EXPECT_EQ(r->results()[0].outcome, Outcome::XPass) << r->results()[0].message;
   EXPECT_TRUE(r->summary().failed());
 
   auto u = runnerFor("ew.i32.addi");
-  ASSERT_FALSE(u->targets()[0].expectations.parse("unsupported ew.i32.* no integers here\n", "test"));
+  ASSERT_TRUE(
+      u->targets()[0].expectations.parse("unsupported ew.i32.* no integers here\n", "test").ok());
   u->runAll(nullptr);
   EXPECT_EQ(u->results()[0].outcome, Outcome::Unsupported);
   EXPECT_FALSE(u->summary().failed());
@@ -444,11 +453,13 @@ TEST(ConformanceRunner, DeviceAtArchCompilesForThatArch) {
     EXPECT_EQ(res.outcome, Outcome::Pass) << res.caseName << ": " << res.message;
   EXPECT_NE(r->replay("ew.i32.addi", r->targets()[0].id).find("@x86-64"), std::string::npos);
 
-  std::string error;
   Options o;
   o.devices = "host@x86-64-v9";
-  EXPECT_EQ(Runner::create(o, error), nullptr);
-  EXPECT_NE(error.find("has no arch 'x86-64-v9'"), std::string::npos) << error;
+  auto refused = Runner::create(o);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(refused.status().message().find("has no arch 'x86-64-v9'"), std::string::npos)
+      << refused.status().message();
 }
 
 /// The reports hold the matrix, the seed and the device models.

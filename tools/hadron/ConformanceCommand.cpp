@@ -76,10 +76,10 @@ int conformanceCommand(const std::vector<std::string> &args) {
   const bool list = parsed->has("--list");
   if (list)
     options.devices = "none";
-  std::string error;
-  std::unique_ptr<Runner> runner = Runner::create(options, error);
-  if (!runner)
-    return report("conformance", Status(HD_ERROR_INVALID_ARGUMENT, error));
+  Expected<std::unique_ptr<Runner>> created = Runner::create(options);
+  if (!created)
+    return report("conformance", created.status());
+  std::unique_ptr<Runner> runner = std::move(created).value();
   for (const std::string &note : runner->notes())
     std::fprintf(stderr, "note: %s\n", note.c_str());
   if (list) {
@@ -120,8 +120,8 @@ int conformanceCommand(const std::vector<std::string> &args) {
       std::printf("warning: stale expectation: %s\n", u.c_str());
   if (parsed->has("--report")) {
     std::string dir = parsed->get("--report");
-    if (!writeReports(*runner, dir, error))
-      return report("conformance", Status(HD_ERROR_INVALID_ARGUMENT, error));
+    if (Status written = writeReports(*runner, dir); !written)
+      return report("conformance", written);
     std::printf("report: %s/conformance.{json,md,html}\n", dir.c_str());
   }
   std::printf("summary: %s -> %s\n", s.str().c_str(), s.failed() ? "FAILED" : "PASSED");
