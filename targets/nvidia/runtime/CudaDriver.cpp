@@ -2,6 +2,8 @@
 
 #include "CudaDriver.h"
 
+#include "hadron/plugin/RuntimeTable.h"
+
 #include <dlfcn.h>
 
 namespace hadron::nvidia::cuda {
@@ -15,16 +17,15 @@ template <typename Fn> bool resolve(void *handle, Fn &fn, const char *symbol) {
 
 } // namespace
 
-bool load(const char *library, Driver &driver, std::string &why, bool &missing) {
-  missing = false;
+hd_status load(const char *library, Driver &driver, hd_error *err) {
   // RTLD_LOCAL: the driver's symbols stay out of the global namespace, where
   // a program's own (linked) libcuda could otherwise clash with them.
   void *handle = ::dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *e = ::dlerror();
-    why = e ? e : "dlopen returned NULL";
-    missing = true;
-    return false;
+    return plugin::fail(err, HD_ERROR_DRIVER_MISSING,
+                        "%s not found (%s); the NVIDIA driver is not installed", library,
+                        e ? e : "dlopen returned NULL");
   }
   const char *absent = nullptr;
   auto need = [&](auto &fn, const char *symbol) {
@@ -64,13 +65,12 @@ bool load(const char *library, Driver &driver, std::string &why, bool &missing) 
     need(driver.cuEventElapsedTime, "cuEventElapsedTime");
   if (!absent)
     resolve(handle, driver.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
-  if (absent) {
-    why = std::string(library) + " has no symbol " + absent + " (driver older than CUDA 11?)";
-    // The library stays loaded: unloading a driver that may have started
-    // threads is not safe, and it costs nothing to keep.
-    return false;
-  }
-  return true;
+  // On failure the library stays loaded: unloading a driver that may have
+  // started threads is not safe, and it costs nothing to keep.
+  if (absent)
+    return plugin::fail(err, HD_ERROR_DRIVER_MISSING,
+                        "%s has no symbol %s (driver older than CUDA 11?)", library, absent);
+  return HD_OK;
 }
 
 std::string describe(const Driver &driver, const char *call, CUresult result) {

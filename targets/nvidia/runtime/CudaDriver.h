@@ -14,6 +14,8 @@
 #ifndef HADRON_TARGETS_NVIDIA_RUNTIME_CUDADRIVER_H
 #define HADRON_TARGETS_NVIDIA_RUNTIME_CUDADRIVER_H
 
+#include "hadron/plugin/plugin.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -105,9 +107,9 @@ struct Driver {
 };
 
 /// Loads `library` (normally "libcuda.so.1") and resolves every entry point.
-/// On failure returns false and says why in `why`: the dlerror text when the
-/// library is absent (`missing` set), else the first missing symbol.
-bool load(const char *library, Driver &driver, std::string &why, bool &missing);
+/// HD_ERROR_DRIVER_MISSING when it cannot: "<library> not found (<dlerror>);
+/// the NVIDIA driver is not installed", or the first symbol it lacks.
+hd_status load(const char *library, Driver &driver, hd_error *err);
 
 /// "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)": the call and the
 /// driver's name and description of `result`.

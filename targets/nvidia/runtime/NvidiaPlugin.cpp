@@ -109,13 +109,10 @@ plugin::DeviceList NvidiaPlugin::discover() {
   const char *library = std::getenv("HADRON_NVIDIA_DRIVER");
   if (!library || !*library)
     library = kDriverLibrary;
-  std::string why;
-  bool missing = false;
-  if (!cuda::load(library, cu, why, missing)) {
-    r.status = HD_ERROR_DRIVER_MISSING;
-    r.message = missing ? std::string(library) + " not found (" + why +
-                              "); the NVIDIA driver is not installed"
-                        : why;
+  hd_error err{};
+  if (hd_status s = cuda::load(library, cu, &err)) {
+    r.status = s;
+    r.message = err.message;
     return r;
   }
   if (cuda::CUresult rc = cu.cuInit(0))
@@ -127,7 +124,6 @@ plugin::DeviceList NvidiaPlugin::discover() {
     return noDevice("CUDA_ERROR_NO_DEVICE: the driver reports 0 devices");
   for (int i = 0; i < count; ++i) {
     auto device = std::make_unique<NvidiaDevice>(cu);
-    hd_error err{};
     if (describeDevice(cu, i, *device, &err) != HD_OK) {
       r.status = err.code;
       r.message = std::string("no usable device (") + err.message + ")";

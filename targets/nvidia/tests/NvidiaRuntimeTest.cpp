@@ -237,6 +237,13 @@ TEST(NvidiaRuntime, EveryCallReportsTheMissingDriver) {
               "mem_alloc: 3 'mem_alloc: libhadron-absent-cuda.so.1 not found \\(");
 }
 
+TEST(NvidiaRuntime, ALibraryWithoutTheDriverApiIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      expectDriverFailure("libm.so.6", HD_ERROR_DRIVER_MISSING, "libm.so.6 has no symbol cuInit"),
+      ::testing::ExitedWithCode(0), "reason 'libm.so.6 has no symbol cuInit \\(driver");
+}
+
 TEST(NvidiaRuntime, NoLibcudaHereIsReportedInTheseWords) {
   if (systemHasLibcuda())
     GTEST_SKIP() << "libcuda.so.1 is installed: the driver-missing report cannot be seen here";
