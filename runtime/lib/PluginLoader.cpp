@@ -5,6 +5,8 @@
 #include "ErrorReporting.h"
 #include "Selector.h"
 
+#include "hadron/runtime/Status.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -51,16 +53,15 @@ std::string lastDlError() {
   return e ? e : "unknown dlopen error";
 }
 
-// Files of `dir` that look like runtime parts, in name order. Returns false
-// when the directory cannot be read for a reason other than not existing.
-bool listRuntimeParts(const std::string &dir, std::vector<std::string> &files,
-                      std::string &why) {
+// Files of `dir` that look like runtime parts, in name order. Fails when
+// the directory cannot be read for a reason other than not existing.
+Status listRuntimeParts(const std::string &dir, std::vector<std::string> &files) {
   DIR *d = ::opendir(dir.c_str());
   if (!d) {
     if (errno == ENOENT || errno == ENOTDIR)
-      return true;
-    why = std::string("cannot read plugin directory: ") + std::strerror(errno);
-    return false;
+      return {};
+    return Status(HD_ERROR_INVALID_ARGUMENT,
+                  std::string("cannot read plugin directory: ") + std::strerror(errno));
   }
   while (dirent *entry = ::readdir(d)) {
     std::string name = entry->d_name;
@@ -69,7 +70,7 @@ bool listRuntimeParts(const std::string &dir, std::vector<std::string> &files,
   }
   ::closedir(d);
   std::sort(files.begin(), files.end());
-  return true;
+  return {};
 }
 
 // Reads and checks the descriptor of an opened runtime part. On success
@@ -196,9 +197,8 @@ LoadResult loadPlugins(const std::vector<std::string> &dirs) {
 
   for (const std::string &dir : dirs) {
     std::vector<std::string> files;
-    std::string why;
-    if (!listRuntimeParts(dir, files, why)) {
-      result.report.push_back({dir, "", HD_ERROR_INVALID_ARGUMENT, why});
+    if (Status listed = listRuntimeParts(dir, files); !listed) {
+      result.report.push_back({dir, "", listed.code(), listed.message()});
       continue;
     }
     for (const std::string &file : files) {
