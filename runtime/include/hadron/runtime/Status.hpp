@@ -1,11 +1,12 @@
 //===- Status.hpp - Success, or an hd_status code and its message -*- C++ -*-===//
 //
-// The one LLVM-free error vocabulary of the C++ code outside the compiler
-// (the runtime's C++ layer and its internals, the conformance runner, the
-// hadron CLI): a Status is HD_OK or a code of plugin.h's hd_status with a
+// The error values of the C++ built on the runtime (its C++ layer, the
+// runtime's own helpers such as the selector parser, the conformance runner,
+// the hadron CLI): a Status is HD_OK or a code of plugin.h's hd_status with a
 // message naming the offending input and the limit it broke; an Expected<T>
-// is a T or the Status that says why there is none. Header-only; it needs
-// nothing but plugin.h, so code that does not call the runtime uses it too.
+// is a T or the Status that says why there is none. A Status carries what
+// the C API's hd_status + hd_error pair does (Status::fromError). Header-only
+// and free of LLVM; it needs nothing but plugin.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_RUNTIME_STATUS_HPP
