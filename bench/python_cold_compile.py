@@ -8,11 +8,13 @@ the blocked copy of docs/frontend-python.md (block 1024, 4 per thread, 4 warps),
 source for both front ends but for `gl`/`hl`. Gluon compiles for GPUTarget("cuda", 90, 32)
 with `triton.compile` (no GPU needed; triton's own ptxas makes the cubin); Hadron with
 `hadron.compile(kernel, signature, constexprs, target=...)` for nvidia:sm_90a (its cubin, by
-CUDA's ptxas) and for the host. Import time is counted apart from the compile. It asserts
-nothing but that a binary came out.
+CUDA's ptxas) and for the host. Import time is counted apart from the compile; "in steps"
+times apart what hadron.compile does on the way (the runtime's context, the builder's
+import). It asserts nothing but that a binary came out. Figures: docs/performance.md, "Cold
+compile against Gluon".
 
     PYTHONPATH=build/default/python python3 bench/python_cold_compile.py \\
-        --triton-python <venv with triton>/bin/python --runs 7
+        --triton-python <venv with triton>/bin/python --runs 9
 
 A child (--child ...) runs one measurement and prints it as JSON.
 """
@@ -70,14 +72,18 @@ def _gluon_child(kernel: str) -> dict:
             "binary_bytes": len(compiled.asm["cubin"])}
 
 
-def _hadron_child(kernel: str, target: str) -> dict:
+def _hadron_child(kernel: str, target: str, steps: bool) -> dict:
+    """hadron.compile as a user calls it; with `steps`, what it does first
+    (the runtime's context, the builder's import) is done, and timed, apart."""
     t0 = time.perf_counter()
     import hadron
     import hadron.language as hl
     t1 = time.perf_counter()
-    hadron.runtime.context()  # the runtime and the plugins' runtime parts
+    if steps:
+        hadron.runtime.context()  # the runtime and the plugins' runtime parts
     t2 = time.perf_counter()
-    import hadron._builder  # noqa: F401  (the builder: libMLIR/libLLVM)
+    if steps:
+        import hadron._builder  # noqa: F401  (the builder: libMLIR/libLLVM)
     t3 = time.perf_counter()
 
     @hadron.jit
@@ -103,14 +109,18 @@ def _hadron_child(kernel: str, target: str) -> dict:
     binary = hadron.compile(fn, signature, {"XBLOCK": 1024}, target=target, num_warps=4)
     t5 = time.perf_counter()
     assert binary.binary_size > 0
-    return {"import_ms": (t1 - t0) * 1e3, "context_ms": (t2 - t1) * 1e3,
-            "builder_import_ms": (t3 - t2) * 1e3, "trace_compile_ms": (t5 - t4) * 1e3,
-            "compile_ms": (t5 - t1) * 1e3 - (t4 - t3) * 1e3, "binary_bytes": binary.binary_size}
+    times = {"import_ms": (t1 - t0) * 1e3, "compile_ms": (t5 - t1) * 1e3 - (t4 - t3) * 1e3,
+             "binary_bytes": binary.binary_size}
+    if steps:
+        times.update(context_ms=(t2 - t1) * 1e3, builder_import_ms=(t3 - t2) * 1e3,
+                     trace_compile_ms=(t5 - t4) * 1e3)
+    return times
 
 
 def _child(args: argparse.Namespace) -> None:
     front, kernel = args.child, args.kernel
-    out = _gluon_child(kernel) if front == "gluon" else _hadron_child(kernel, args.target)
+    out = _gluon_child(kernel) if front == "gluon" else _hadron_child(kernel, args.target,
+                                                                       args.steps)
     print(json.dumps(out))
 
 
@@ -143,7 +153,7 @@ def _cpu() -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--runs", type=int, default=9)
     p.add_argument("--triton-python", default=sys.executable,
                    help="an interpreter that imports triton (a virtualenv's); '' skips Gluon")
     p.add_argument("--targets", default="nvidia:sm_90a,host")
@@ -151,6 +161,7 @@ def main() -> None:
     p.add_argument("--child", choices=("gluon", "hadron"), help=argparse.SUPPRESS)
     p.add_argument("--kernel", choices=KERNELS, help=argparse.SUPPRESS)
     p.add_argument("--target", help=argparse.SUPPRESS)
+    p.add_argument("--steps", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
         _child(args)
@@ -168,11 +179,12 @@ def main() -> None:
             cases.append((f"gluon {kernel} cuda:90", args.triton_python,
                           ["--child", "gluon", "--kernel", kernel]))
         for target in args.targets.split(","):
-            cases.append((f"hadron {kernel} {target}", sys.executable,
-                          ["--child", "hadron", "--kernel", kernel, "--target", target]))
+            argv = ["--child", "hadron", "--kernel", kernel, "--target", target]
+            cases.append((f"hadron {kernel} {target}", sys.executable, argv))
+            cases.append((f"  {kernel} {target} in steps", sys.executable, argv + ["--steps"]))
     fields = ("import_ms", "context_ms", "builder_import_ms", "trace_compile_ms", "compile_ms",
               "process_ms")
-    print(f"{'case':30s} " + " ".join(f"{f[:-3]:>15s}" for f in fields))
+    print(f"{'case':32s} " + " ".join(f"{f[:-3]:>15s}" for f in fields))
     # Cases alternate within each round, so that a change in the machine's
     # load falls on all of them.
     runs: dict = {name: [] for name, _, _ in cases}
@@ -183,8 +195,8 @@ def main() -> None:
     for name, _, _ in cases:
         med = {f: statistics.median(r[f] for r in runs[name]) for f in fields
                if f in runs[name][0]}
-        results[name] = med
-        print(f"{name:30s} " + " ".join(f"{med[f]:15.1f}" if f in med else f"{'':>15s}"
+        results[name.strip()] = med
+        print(f"{name:32s} " + " ".join(f"{med[f]:15.1f}" if f in med else f"{'':>15s}"
                                         for f in fields))
     print(json.dumps(results))
 
