@@ -14,7 +14,8 @@ contiguous, as Triton's ``TensorDescriptor``:
 
 The base is a ``hadron.DeviceArray`` (passed as it is) or a host array,
 which a launch copies to the device for the kernel to read (descriptors
-are read by bulk copies only, so it is not copied back).
+are read by bulk copies only, so it is not copied back; a torch tensor on
+a GPU goes through host memory, copied when the descriptor is made).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class TensorDescriptor:
     unswizzled, innermost dim fastest)."""
 
     __slots__ = ("base", "shape", "strides", "block_shape", "layout", "element", "_kind",
-                 "_desc", "_host_span")
+                 "_desc", "_host_span", "_host_array")
 
     def __init__(self, base: Any, shape: Sequence[int], strides: Sequence[int],
                  block_shape: Sequence[int], layout: Optional[hl._Layout] = None) -> None:
@@ -80,7 +81,8 @@ class TensorDescriptor:
         self.base, self.shape, self.strides = base, shape, strides
         self.block_shape, self.layout = block_shape, layout
         self._desc = None       # a _runtime.TensorDesc when the base is a DeviceArray
-        self._host_span = None  # else the host memory it spans, as a flat array
+        self._host_span = None  # else the host memory it spans, as a flat array,
+        self._host_array = None  # of this array (a copy for a GPU torch tensor), kept alive
         if isinstance(base, rt.DeviceArray):
             self.element, itemsize, available = base.hd_type, base.dtype.itemsize, base.nbytes
         else:
@@ -97,6 +99,7 @@ class TensorDescriptor:
             address = arr.__array_interface__["data"][0]
             raw = (ctypes.c_char * span).from_address(address)
             self._host_span = np.frombuffer(raw, np.uint8)
+            self._host_array = arr
         self._kind = descriptor_kind(self.element, block_shape, layout)
 
     @staticmethod

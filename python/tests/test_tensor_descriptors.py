@@ -214,6 +214,18 @@ def test_an_annotated_parameter_refuses_another_block_and_non_descriptors():
         pinned[(1,)](x, out)
 
 
+def test_a_parameter_annotated_as_any_descriptor_refuses_a_pointer():
+    @hadron.jit
+    def any_block(src: hl.tensor_descriptor, out):
+        hl.store(out, 1.0)
+
+    with pytest.raises(TypeError, match=r"any_block: argument `src` is annotated "
+                                        r"hl.tensor_descriptor, got '\*f32'"):
+        hadron.compile(any_block, {"src": "*f32", "out": "*f32"}, target="host")
+    sig = {"src": "tensordesc<f32[8]>", "out": "*f32"}
+    assert "!hd.tensor_desc<8xf32" in hadron.compile(any_block, sig, target="host").ir
+
+
 @host_only
 def test_an_annotated_parameter_takes_its_kind(rng):
     x = rng.standard_normal((40, 64), dtype=np.float32)
