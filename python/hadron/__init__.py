@@ -21,6 +21,7 @@ from .autotuner import Autotuner, Config, autotune  # noqa: F401
 from .jit import CompiledBinary, CompiledKernel, JITFunction, compile, jit  # noqa: F401
 from .runtime import (DeviceArray, cache_dir, device, devices, empty,  # noqa: F401
                       to_device)
+from .tensor_descriptor import TensorDescriptor  # noqa: F401
 
 
 def cdiv(a: int, b: int) -> int:
@@ -30,4 +31,5 @@ def cdiv(a: int, b: int) -> int:
 
 __all__ = ["CompileError", "RuntimeError", "language", "testing", "Autotuner", "Config",
            "autotune", "CompiledBinary", "CompiledKernel", "JITFunction", "compile", "jit",
-           "DeviceArray", "cache_dir", "device", "devices", "empty", "to_device", "cdiv"]
+           "DeviceArray", "cache_dir", "device", "devices", "empty", "to_device", "cdiv",
+           "TensorDescriptor"]

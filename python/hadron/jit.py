@@ -7,7 +7,8 @@
 2. looks the specialisation up: the device, num_warps, the constexprs'
    values and each runtime argument's type (Triton's rules: a pointer to the
    array's element type; an int i32 when it fits, else i64; a float f32; a
-   bool i1). A miss takes the IR from the trace cache (hadron.trace_cache),
+   bool i1; a hadron.TensorDescriptor its element type, block and shared
+   layout). A miss takes the IR from the trace cache (hadron.trace_cache),
    else traces the kernel (hadron.compiler, the builder) and stores it there,
    then compiles the module through the runtime, whose kernel cache (in
    memory and on disk, keyed by the IR) makes a specialisation compiled
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -36,6 +38,8 @@ from ._errors import CompileError
 from ._lazy import builder as _builder, builder_import_error
 from .compiler import ParsedFunction, call_inline
 from .language import core as hl
+from .language import tensor_copy as hl_copy
+from .tensor_descriptor import TensorDescriptor
 
 _MISSING = object()
 _INT32 = (-(2 ** 31), 2 ** 31)
@@ -46,6 +50,25 @@ def _is_constexpr_annotation(a: Any) -> bool:
     if a is hl.constexpr:
         return True
     return isinstance(a, str) and (a == "constexpr" or a.endswith(".constexpr"))
+
+
+def _descriptor_annotation(a: Any, fn: Callable[..., Any]) -> Any:
+    """What a parameter's annotation says of descriptors: None (nothing),
+    hl.tensor_descriptor (any descriptor) or an hl.tensor_descriptor_type
+    (only descriptors of that kind). A string annotation (``from __future__
+    import annotations``) naming one is evaluated in the kernel's globals."""
+    if isinstance(a, str) and "tensor_descriptor" in a:
+        try:
+            a = eval(a, fn.__globals__)  # noqa: S307  (the kernel's own annotation)
+        except Exception as e:
+            raise TypeError(f"{fn.__qualname__}: annotation {a!r}: {e}") from None
+    if a is hl_copy.tensor_descriptor or isinstance(a, hl_copy.tensor_descriptor_type):
+        return a
+    return None
+
+
+# Triton's signature spelling of a descriptor: "tensordesc<fp16[64, 64]>".
+_TENSORDESC = re.compile(r"tensordesc<\s*(\w+)\s*\[([\d,\s]+)\]\s*>$")
 
 
 def _key_of(v: Any) -> Any:
@@ -108,7 +131,17 @@ _TRITON_TYPES = {"fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "i
 def _signature_kind(kernel: str, name: str, t: Any) -> Any:
     """A runtime argument's part of the key, from its type in a signature:
     an hl dtype (``hl.int32``, ``hl.pointer_type(hl.float32)``) or a string
-    (``"i32"``, ``"f32"``, ``"*f32"``, Triton's ``"*fp32"``)."""
+    (``"i32"``, ``"f32"``, ``"*f32"``, Triton's ``"*fp32"``), or a
+    descriptor's: an ``hl.tensor_descriptor_type``, a ``TensorDescriptor``
+    or ``"tensordesc<f32[16, 32]>"`` (the default shared layout)."""
+    if isinstance(t, (hl_copy.tensor_descriptor_type, TensorDescriptor)):
+        return t._kind
+    if isinstance(t, str) and t.startswith("tensordesc<"):
+        m = _TENSORDESC.match(t.replace(" ", ""))
+        elem = m and (m.group(1) if m.group(1) in hl._BY_TEXT else _TRITON_TYPES.get(m.group(1)))
+        if elem:
+            block = [int(d) for d in m.group(2).split(",") if d]
+            return hl_copy.tensor_descriptor_type(hl._BY_TEXT[elem], block)._kind
     if isinstance(t, hl.dtype):
         text = t._identity()
         if text.startswith("ptr<") and text.endswith(", global>"):
@@ -122,7 +155,8 @@ def _signature_kind(kernel: str, name: str, t: Any) -> Any:
         if elem:
             return ("ptr", elem) if pointer else elem
     raise TypeError(f"{kernel}: argument `{name}` has type {t!r}; give an hl dtype "
-                    "(hl.int32, hl.pointer_type(hl.float32)) or a string (\"i32\", \"*f32\")")
+                    "(hl.int32, hl.pointer_type(hl.float32)), a string (\"i32\", \"*f32\", "
+                    "\"tensordesc<f32[16, 32]>\") or an hl.tensor_descriptor_type")
 
 
 class JITFunction:
@@ -138,21 +172,24 @@ class JITFunction:
         self.arg_names: List[str] = []
         self.constexpr: List[bool] = []
         self.defaults: List[Any] = []
+        self.descriptors: List[Any] = []  # per parameter: _descriptor_annotation's
         for p in sig.parameters.values():
             if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
                 raise TypeError(f"{fn.__qualname__}: *args and **kwargs are not supported")
             self.arg_names.append(p.name)
             self.constexpr.append(_is_constexpr_annotation(p.annotation))
+            self.descriptors.append(_descriptor_annotation(p.annotation, fn))
             default = _MISSING if p.default is p.empty else hl._unwrap(p.default)
             self.defaults.append(default)
         self.index = {n: i for i, n in enumerate(self.arg_names)}
+        self._annotated = any(d is not None for d in self.descriptors)
         self._parsed: Optional[ParsedFunction] = None
         self._cache: Dict[Any, CompiledKernel] = {}
         # kernel[grid](...) of a specialisation launched before, in C++
         # (python/src/Launcher.cpp); the rest comes back to run().
         self._launcher = _runtime.Launcher(
             self.arg_names, self.constexpr, self.defaults, _MISSING, rt.DeviceArray, _key_of,
-            rt._device_of, (hl._Layout, hl.dtype))
+            rt._device_of, (hl._Layout, hl.dtype), TensorDescriptor)
 
     @property
     def parsed(self) -> ParsedFunction:
@@ -166,6 +203,19 @@ class JITFunction:
     def _signature(self) -> str:
         return ", ".join(f"{n}: constexpr" if c else n
                          for n, c in zip(self.arg_names, self.constexpr))
+
+    def _check_descriptor(self, i: int, kind: Any, got: str) -> None:
+        """A parameter annotated as a descriptor takes one (of its kind);
+        `got` names what it was given."""
+        want = self.descriptors[i]
+        name = f"{self.__name__}: argument `{self.arg_names[i]}`"
+        if not (isinstance(kind, tuple) and kind[0] == "desc"):
+            raise TypeError(f"{name} is annotated {_annotation_text(want)}, got {got}; pass "
+                            "a hadron.TensorDescriptor")
+        if isinstance(want, hl_copy.tensor_descriptor_type) and kind != want._kind:
+            raise TypeError(f"{name} takes blocks of {list(want.block_shape)} {want.element} in "
+                            f"{want.layout!r}, got a descriptor of blocks of "
+                            f"{list(kind[2])} {kind[1]} in {kind[3]!r}")
 
     def bind(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> List[Any]:
         n = len(self.arg_names)
@@ -228,12 +278,31 @@ class JITFunction:
         kinds: List[Any] = []
         launch_args: List[Any] = []
         staged: List[Tuple[int, int]] = []  # (runtime index, staging index)
+        staged_descs: List[Tuple[int, int, TensorDescriptor]] = []
         staging: Optional[rt.Staging] = None
         constexpr = self.constexpr
         for i, v in enumerate(values):
             t = type(v)
             if constexpr[i]:
                 kinds.append(v if t is int or t is bool or t is str else _key_of(v))
+            elif t is TensorDescriptor:
+                if self._annotated and self.descriptors[i] is not None:
+                    self._check_descriptor(i, v._kind, "")
+                kinds.append(v._kind)
+                if v._desc is not None:
+                    d = v.base.device
+                    if d is not dev and d.name != dev.name:
+                        raise ValueError(f"{self.__name__}: argument `{self.arg_names[i]}` "
+                                         f"describes memory on {d.name}, the launch is on "
+                                         f"{dev.name}")
+                    launch_args.append(v._desc)
+                else:  # a host array: staged, never written back
+                    if staging is None:
+                        staging = rt.Staging(dev)
+                    staged_descs.append((len(launch_args), staging.add(v._host_span, None), v))
+                    launch_args.append(None)
+            elif self._annotated and self.descriptors[i] is not None:
+                self._check_descriptor(i, None, type(v).__name__)  # raises
             elif t is rt.DeviceArray:
                 if v.device is not dev and v.device.name != dev.name:
                     raise ValueError(f"{self.__name__}: argument `{self.arg_names[i]}` lives "
@@ -281,6 +350,9 @@ class JITFunction:
                 launch_args[arg_index] = staging.buffer(s)
                 if compiled.writes_unknown or arg_index in compiled.written:
                     staging.mark_written(s)
+            for arg_index, s, desc in staged_descs:
+                launch_args[arg_index] = _runtime.TensorDesc(staging.buffer(s), list(desc.shape),
+                                                             list(desc.strides))
 
         if type(grid) is not tuple:
             grid = self._grid(grid, values, num_warps)
@@ -344,11 +416,18 @@ class JITFunction:
                 values.append(v)
                 kinds.append(v if type(v) in (int, bool, str) else _key_of(v))
             else:
+                pinned = self.descriptors[i]
+                if name not in types and isinstance(pinned, hl_copy.tensor_descriptor_type):
+                    types[name] = pinned
                 if name not in types:
                     raise TypeError(f"{self.__name__}: argument `{name}` has no type "
                                     f"(signature=...; it takes {self._signature()})")
+                t = types.pop(name)
+                kind = _signature_kind(self.__name__, name, t)
+                if pinned is not None:
+                    self._check_descriptor(i, kind, repr(t))
                 values.append(None)
-                kinds.append(_signature_kind(self.__name__, name, types.pop(name)))
+                kinds.append(kind)
         for what, left in (("constexpr", given), ("runtime argument", types)):
             if left:
                 raise TypeError(f"{self.__name__}() has no {what} "
@@ -399,7 +478,11 @@ class JITFunction:
                     scope[name] = values[i]
                     continue
                 kind = kinds[i]
-                if isinstance(kind, tuple):
+                if isinstance(kind, tuple) and kind[0] == "desc":
+                    _, elem, block, layout = kind
+                    scope[name] = hl_copy.tensor_descriptor(_builder.tensor_descriptor_arg(
+                        hl._BY_TEXT[elem].handle, list(block), layout._to_c()))
+                elif isinstance(kind, tuple):
                     elem = hl._BY_TEXT[kind[1]]
                     t = _builder.arg(hl.pointer_type(elem).handle, 16)
                     scope[name] = hl.tensor(t, frozenset({runtime_index}))
@@ -426,6 +509,10 @@ class JITFunction:
         """Compiles the specialisation these arguments select, without launching
         (the runtime arguments only give their types)."""
         return self.run(*args, grid=(0,), **kwargs)
+
+
+def _annotation_text(a: Any) -> str:
+    return "hl.tensor_descriptor" if a is hl_copy.tensor_descriptor else repr(a)
 
 
 def compile(fn: Any, signature: Dict[str, Any], constexprs: Optional[Dict[str, Any]] = None,

@@ -242,6 +242,10 @@ void bindBuilder(nb::module_ &m) {
                      std::vector<unsigned> order) {
                     return hb::Layout(hb::Padded{intervals, paddings, order});
                   })
+      .def_static("matrix_shared",
+                  [](unsigned swizzle, unsigned elementBits, bool transposed, unsigned rank) {
+                    return hb::Layout(hb::MatrixShared{swizzle, elementBits, transposed, rank});
+                  })
       .def_static("shared_linear",
                   [](hb::Bases offset) { return hb::Layout(hb::SharedLinear{offset}); })
       .def_static("from_text", &hb::Layout::fromText)
@@ -283,6 +287,12 @@ void bindBuilder(nb::module_ &m) {
              return guarded([&] { return s.permute(order); });
            })
       .def("dealloc", [](const hb::SharedMemory &s) { guarded([&] { s.dealloc(); }); });
+
+  nb::class_<hb::TensorDescriptor>(m, "TensorDescriptor")
+      .def_prop_ro("block", &hb::TensorDescriptor::block)
+      .def_prop_ro("dtype", &hb::TensorDescriptor::dtype)
+      .def_prop_ro("layout", &hb::TensorDescriptor::layout)
+      .def_prop_ro("block_bytes", &hb::TensorDescriptor::blockBytes);
 
   nb::class_<hb::Module>(m, "Module")
       .def_prop_ro("key", &hb::Module::key)
@@ -443,6 +453,44 @@ void bindBuilder(nb::module_ &m) {
   m.def("async_wait_group", [](int pending, hb::Values groups) {
     guarded([&] { hb::async_wait_group(pending, groups); });
   });
+
+  // Tensor descriptors and the barriers their copies complete on.
+  m.def("tensor_descriptor_arg",
+        [](const hb::DType &t, std::vector<int64_t> block, const hb::Layout &l) {
+          return guarded([&] { return hb::tensor_descriptor_arg(t, block, l); });
+        });
+  m.def("allocate_mbarriers", [](int n) { return guarded([&] { return hb::allocate_mbarriers(n); }); });
+  m.def("mbarrier_init", [](const hb::SharedMemory &bar, int count) {
+    guarded([&] { hb::mbarrier_init(bar, count); });
+  });
+  m.def(
+      "mbarrier_expect",
+      [](const hb::SharedMemory &bar, int64_t bytes, std::optional<hb::Tensor> pred) {
+        guarded([&] { hb::mbarrier_expect(bar, bytes, optionalTensor(pred)); });
+      },
+      nb::arg("barrier"), nb::arg("bytes"), nb::arg("pred").none());
+  m.def(
+      "mbarrier_arrive",
+      [](const hb::SharedMemory &bar, int count, std::optional<hb::Tensor> pred) {
+        guarded([&] { hb::mbarrier_arrive(bar, count, optionalTensor(pred)); });
+      },
+      nb::arg("barrier"), nb::arg("count"), nb::arg("pred").none());
+  m.def("mbarrier_wait", [](const hb::SharedMemory &bar, nb::handle phase) {
+    guarded([&] { hb::mbarrier_wait(bar, operand(phase)); });
+  });
+  m.def(
+      "async_tensor_copy",
+      [](const hb::TensorDescriptor &desc, nb::list coords, const hb::SharedMemory &bar,
+         const hb::SharedMemory &dst, std::optional<hb::Tensor> pred) {
+        std::vector<hb::Operand> cs;
+        for (nb::handle c : coords)
+          cs.push_back(operand(c));
+        guarded([&] { hb::async_tensor_copy(desc, cs, bar, dst, optionalTensor(pred)); });
+      },
+      nb::arg("desc"), nb::arg("coords"), nb::arg("barrier"), nb::arg("dst"),
+      nb::arg("pred").none());
+  m.def("fence_async_shared", [] { guarded([] { hb::fence_async_shared(); }); });
+
   m.def("dot", [](const hb::Tensor &a, const hb::Tensor &b, const hb::Tensor &acc,
                   const std::string &precision) {
     using P = hb::InputPrecision;

@@ -14,8 +14,10 @@
 // 2. the device: a Device as given; None is HADRON_DEVICE's (the variable's
 //    value resolved by hadron.runtime once per value it takes);
 // 3. each runtime argument classified as the key does it (a DeviceArray: a
-//    pointer to its element type; int: i32 or i64; float: f32; bool: i1)
-//    and converted into its hd_arg on the stack;
+//    pointer to its element type; int: i32 or i64; float: f32; bool: i1; a
+//    hadron.TensorDescriptor over a DeviceArray: its kind, the element type,
+//    block and layout, compared as a constexpr is) and converted into its
+//    hd_arg on the stack;
 // 4. the specialisation among those this launcher remembers, by device,
 //    num_warps, argument kinds and constexprs (int, bool, str and float by
 //    type and value; layouts and dtypes, which are frozen, by identity;
@@ -63,8 +65,10 @@ namespace {
 constexpr size_t kMaxParams = 32;
 
 /// An argument's part of the key: a scalar's hd_arg_kind (I1, I32, I64,
-/// F32), a pointer's element kind with kPointer set, or kConstant.
+/// F32), a pointer's element kind with kPointer set, kDescriptor (the rest
+/// of its key is the descriptor's kind) or kConstant.
 constexpr uint8_t kPointer = 0x10;
+constexpr uint8_t kDescriptor = 0x40;
 constexpr uint8_t kConstant = 0x80;
 
 /// hadron.RuntimeError, set by bindLauncher (the module lives as long as
@@ -105,10 +109,10 @@ class Launcher {
 public:
   Launcher(std::vector<std::string> names, std::vector<uint8_t> constexprs, nb::list defaults,
            nb::object missing, nb::object deviceArrayType, nb::object keyOf,
-           nb::object deviceOf, nb::object frozenTypes)
+           nb::object deviceOf, nb::object frozenTypes, nb::object descriptorType)
       : constexpr_(std::move(constexprs)), deviceArrayType_(std::move(deviceArrayType)),
         keyOf_(std::move(keyOf)), deviceOf_(std::move(deviceOf)),
-        frozenTypes_(std::move(frozenTypes)) {
+        frozenTypes_(std::move(frozenTypes)), descriptorType_(std::move(descriptorType)) {
     if (names.size() != constexpr_.size() || names.size() != nb::len(defaults))
       throw nb::value_error("Launcher: names, constexprs and defaults differ in length");
     for (size_t i = 0; i < names.size(); ++i) {
@@ -158,7 +162,8 @@ private:
     long numWarps = 0;
     std::vector<uint8_t> codes;        ///< per parameter
     std::vector<nb::object> constants; ///< per parameter: a constexpr's value
-    std::vector<nb::object> keys;      ///< per parameter: key_of(value), when not plain
+    std::vector<nb::object> keys;      ///< per parameter: key_of(value), when not plain;
+                                       ///< a descriptor's kind
     nb::object compiled;               ///< the CompiledKernel run() returned
     nb::object kernelObject;           ///< its Kernel
     hd_kernel *kernel = nullptr;
@@ -168,7 +173,8 @@ private:
   struct Call {
     size_t numParams = 0;
     PyObject *values[kMaxParams];    ///< borrowed: the caller's or a default
-    PyObject *keys[kMaxParams] = {}; ///< owned: key_of(value), computed on demand
+    PyObject *keys[kMaxParams] = {}; ///< owned: key_of(value), computed on demand;
+                                     ///< a descriptor's kind
     uint8_t codes[kMaxParams];
     hd_arg args[kMaxParams];
     uint32_t numArgs = 0;
@@ -268,7 +274,7 @@ private:
         c.codes[i] = kConstant;
         continue;
       }
-      if (!classify(c.values[i], c.device, c.codes[i], c.args[c.numArgs]))
+      if (!classify(c, i, c.args[c.numArgs]))
         return false;
       ++c.numArgs;
     }
@@ -297,7 +303,10 @@ private:
 
   /// A runtime argument's key part and launch value (its kind is the
   /// signature's, set at launch).
-  bool classify(PyObject *v, hd_device *device, uint8_t &code, hd_arg &a) const {
+  bool classify(Call &c, size_t i, hd_arg &a) const {
+    PyObject *v = c.values[i];
+    hd_device *device = c.device;
+    uint8_t &code = c.codes[i];
     if (PyLong_CheckExact(v)) {
       int overflow = 0;
       long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -317,6 +326,8 @@ private:
       a.value.f = PyFloat_AS_DOUBLE(v);
       return true;
     }
+    if (reinterpret_cast<PyObject *>(Py_TYPE(v)) == descriptorType_.ptr())
+      return classifyDescriptor(c, i, a);
     if (reinterpret_cast<PyObject *>(Py_TYPE(v)) != deviceArrayType_.ptr())
       return false;
     static PyObject *bufferName = PyUnicode_InternFromString("buffer");
@@ -338,6 +349,29 @@ private:
     return ok;
   }
 
+  /// A hadron.TensorDescriptor over a DeviceArray of the launch's device
+  /// (`_desc`, a TensorDesc; host arrays have none and take the Python
+  /// path, which stages them); its kind goes to c.keys[i].
+  bool classifyDescriptor(Call &c, size_t i, hd_arg &a) const {
+    static PyObject *descName = PyUnicode_InternFromString("_desc");
+    static PyObject *kindName = PyUnicode_InternFromString("_kind");
+    nb::object desc = nb::steal(PyObject_GetAttr(c.values[i], descName));
+    PyObject *kind = desc.is_valid() ? PyObject_GetAttr(c.values[i], kindName) : nullptr;
+    if (!kind) {
+      PyErr_Clear();
+      return false;
+    }
+    c.keys[i] = kind;
+    if (!nb::isinstance<PyTensorDesc>(desc))
+      return false;
+    PyTensorDesc &d = *nb::inst_ptr<PyTensorDesc>(desc); // the descriptor object holds it
+    if (d.device != c.device)
+      return false;
+    c.codes[i] = kDescriptor;
+    a.value.desc = &d.desc;
+    return true;
+  }
+
   /// key_of(value) of parameter i, computed once per call.
   PyObject *keyOf(Call &c, size_t i) {
     if (!c.keys[i])
@@ -351,6 +385,12 @@ private:
         std::memcmp(e.codes.data(), c.codes, c.numParams) != 0)
       return 0;
     for (size_t i = 0; i < c.numParams; ++i) {
+      if (c.codes[i] == kDescriptor) {
+        int eq = PyObject_RichCompareBool(c.keys[i], e.keys[i].ptr(), Py_EQ);
+        if (eq != 1)
+          return eq;
+        continue;
+      }
       if (!constexpr_[i])
         continue;
       PyObject *v = c.values[i], *saved = e.constants[i].ptr();
@@ -480,8 +520,9 @@ private:
     for (size_t i = 0, j = 0; i < c.numParams; ++i) {
       if (c.codes[i] == kConstant)
         continue;
-      hd_arg_kind want =
-          (c.codes[i] & kPointer) ? HD_ARG_PTR : static_cast<hd_arg_kind>(c.codes[i]);
+      hd_arg_kind want = c.codes[i] == kDescriptor ? HD_ARG_TENSOR_DESC
+                         : (c.codes[i] & kPointer) ? HD_ARG_PTR
+                                                   : static_cast<hd_arg_kind>(c.codes[i]);
       if (sig.args[j++] != want)
         return;
     }
@@ -492,6 +533,8 @@ private:
     e->constants.resize(c.numParams);
     e->keys.resize(c.numParams);
     for (size_t i = 0; i < c.numParams; ++i) {
+      if (c.codes[i] == kDescriptor)
+        e->keys[i] = nb::borrow(c.keys[i]);
       if (!constexpr_[i])
         continue;
       e->constants[i] = nb::borrow(c.values[i]);
@@ -514,7 +557,7 @@ private:
   std::vector<nb::object> reserved_; ///< num_warps, device, num_stages, num_ctas
   std::vector<uint8_t> constexpr_; ///< per parameter: 1 for a constexpr
   std::vector<nb::object> defaults_; ///< invalid: none
-  nb::object deviceArrayType_, keyOf_, deviceOf_, frozenTypes_;
+  nb::object deviceArrayType_, keyOf_, deviceOf_, frozenTypes_, descriptorType_;
   nb::object defaultDevice_;
   std::string defaultSelector_;
   std::vector<std::unique_ptr<Entry>> entries_;
@@ -581,10 +624,10 @@ void bindLauncher(nb::module_ &m) {
 
   nb::class_<Launcher>(m, "Launcher")
       .def(nb::init<std::vector<std::string>, std::vector<uint8_t>, nb::list, nb::object,
-                    nb::object, nb::object, nb::object, nb::object>(),
+                    nb::object, nb::object, nb::object, nb::object, nb::object>(),
            nb::arg("names"), nb::arg("constexprs"), nb::arg("defaults"), nb::arg("missing"),
            nb::arg("device_array_type"), nb::arg("key_of"), nb::arg("device_of"),
-           nb::arg("frozen_types"))
+           nb::arg("frozen_types"), nb::arg("descriptor_type"))
       .def(
           "bind",
           [](nb::pointer_and_handle<Launcher> self, nb::handle function, nb::handle grid) {

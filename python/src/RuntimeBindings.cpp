@@ -46,11 +46,12 @@ hd_arg launchArg(nb::handle h, hd_arg_kind kind, uint32_t index, const char *ker
     case HD_ARG_F32:
     case HD_ARG_F64:
       return rt::arg::floating(kind, nb::cast<double>(h));
-    case HD_ARG_TENSOR_DESC:
-      throw nb::type_error(("argument " + std::to_string(index) + " of " + kernel +
-                            " is a tensor descriptor, which the Python front end does not "
-                            "pass yet")
-                               .c_str());
+    case HD_ARG_TENSOR_DESC: {
+      hd_arg a{};
+      a.kind = HD_ARG_TENSOR_DESC;
+      a.value.desc = &nb::cast<PyTensorDesc &>(h).desc; // alive in `args` during the launch
+      return a;
+    }
     default:
       return rt::arg::integer(kind, nb::cast<int64_t>(h));
     }
@@ -182,6 +183,44 @@ void bindRuntime(nb::module_ &m) {
             check(b.buffer.copyToHost(reinterpret_cast<void *>(dst), bytes, offset));
           },
           nb::arg("dst"), nb::arg("bytes"), nb::arg("offset") = 0);
+
+  // What a kernel's tensor-descriptor argument is launched with: a tensor
+  // of `shape` and `strides` (elements, innermost last) starting
+  // `offset` bytes into `buffer`. The runtime checks
+  // it against the kernel and the buffer at launch.
+  nb::class_<PyTensorDesc>(m, "TensorDesc")
+      .def(
+          "__init__",
+          [](PyTensorDesc *self, nb::handle buffer, std::vector<uint64_t> shape,
+             std::vector<uint64_t> strides, uint64_t offset) {
+            const PyBuffer &b = nb::cast<const PyBuffer &>(buffer);
+            if (shape.empty() || shape.size() > HD_TENSOR_DESC_MAX_RANK ||
+                strides.size() != shape.size())
+              throw nb::value_error(("a tensor descriptor has 1 to " +
+                                     std::to_string(HD_TENSOR_DESC_MAX_RANK) +
+                                     " dims and one stride per dim, got " +
+                                     std::to_string(shape.size()) + " dims and " +
+                                     std::to_string(strides.size()) + " strides")
+                                        .c_str());
+            PyTensorDesc *d = new (self) PyTensorDesc();
+            d->buffer = nb::borrow(buffer);
+            d->device = hd_buffer_device(b.buffer.get());
+            d->desc.base = b.buffer.devicePtr() + offset;
+            d->desc.rank = static_cast<uint32_t>(shape.size());
+            for (size_t i = 0; i < shape.size(); ++i) {
+              d->desc.shape[i] = shape[i];
+              d->desc.strides[i] = strides[i];
+            }
+          },
+          nb::arg("buffer"), nb::arg("shape"), nb::arg("strides"), nb::arg("offset") = 0)
+      .def_prop_ro("base", [](const PyTensorDesc &d) { return d.desc.base; })
+      .def_prop_ro("shape",
+                   [](const PyTensorDesc &d) {
+                     return std::vector<uint64_t>(d.desc.shape, d.desc.shape + d.desc.rank);
+                   })
+      .def_prop_ro("strides", [](const PyTensorDesc &d) {
+        return std::vector<uint64_t>(d.desc.strides, d.desc.strides + d.desc.rank);
+      });
 
   nb::class_<PyModule>(m, "RuntimeModule")
       .def("kernel", [](const std::shared_ptr<PyModule> &mod, const std::string &name) {

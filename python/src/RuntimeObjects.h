@@ -52,6 +52,15 @@ struct PyBuffer {
   hd_arg_kind element = HD_ARG_PTR;
 };
 
+/// hadron._runtime.TensorDesc: an hd_tensor_desc over a Buffer, which it
+/// keeps alive. A launch passes a pointer to `desc` (read only during the
+/// launch call, as plugin.h says).
+struct PyTensorDesc {
+  nanobind::object buffer; ///< the PyBuffer it describes memory of
+  hd_device *device = nullptr;
+  hd_tensor_desc desc{};
+};
+
 struct PyModule {
   ContextRef ctx;
   rt::Module module;

@@ -2,7 +2,7 @@
 
 from .core import (  # noqa: F401
     AutoLayout, BlockedLayout, CoalescedLayout, DistributedLinearLayout, DotOperandLayout,
-    PaddedSharedLayout, SharedLinearLayout, SliceLayout, SwizzledSharedLayout, abs, allocate_shared_memory,
+    MatrixSharedLayout, PaddedSharedLayout, SharedLinearLayout, SliceLayout, SwizzledSharedLayout, abs, allocate_shared_memory,
     arange, argmax, argmin, assume, associative_scan, atomic_add, atomic_and, atomic_cas,
     atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, barrier, bfloat16, broadcast,
     cast, cdiv, constexpr, convert_layout, cos, cumsum, device_assert, device_print, dot,
@@ -12,3 +12,8 @@ from .core import (  # noqa: F401
     shared_memory_descriptor, sin, sqrt, static_assert, static_print, static_range, store,
     sum, tensor, thread_barrier, where, zeros,
 )
+from .tensor_copy import (  # noqa: F401
+    allocate_mbarrier, async_tensor_copy, fence_async_shared, mbarrier_arrive, mbarrier_expect,
+    mbarrier_init, mbarrier_wait, tensor_descriptor, tensor_descriptor_type,
+)
+from . import mbarrier, tma  # noqa: F401,E402

@@ -279,6 +279,21 @@ class SharedLinearLayout(_Layout):
 
 
 @dataclass(frozen=True)
+class MatrixSharedLayout(_Layout):
+    """The swizzled tiles matrix units and copy engines read (Gluon's
+    NVMMASharedLayout): `swizzle_byte_width` 32, 64 or 128; `rank` counts
+    stacked leading dims (a ring of stages) too."""
+    swizzle_byte_width: int
+    element_bitwidth: int
+    transposed: bool = False
+    rank: int = 2
+
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.matrix_shared(self.swizzle_byte_width, self.element_bitwidth,
+                                             self.transposed, self.rank)
+
+
+@dataclass(frozen=True)
 class _TextLayout(_Layout):
     """A layout known by its hd text (what ``tensor.layout`` returns)."""
     text: str
