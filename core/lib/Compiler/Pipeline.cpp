@@ -113,6 +113,10 @@ std::optional<std::vector<KernelSignature>> kernelSignatures(ModuleOp module, un
     KernelSignature sig;
     sig.name = func.getSymName().str();
     sig.numWarps = numWarps;
+    // Warp-specialised regions add warps to the CTA.
+    func.walk([&](hd::WarpSpecializeOp ws) {
+      sig.numWarps = std::max(sig.numWarps, ws.totalWarps(numWarps));
+    });
     sig.warpSize = warpSize;
     for (Type t : func.getArgumentTypes()) {
       std::optional<hd_arg_kind> kind = argKind(t);

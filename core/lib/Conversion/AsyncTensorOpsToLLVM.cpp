@@ -41,7 +41,7 @@ Value barrierAddress(OpBuilder &b, Location loc, Value lowered) {
 
 /// True in lane 0 of warp 0, and-ed with `pred` when there is one.
 Value leaderOf(OpBuilder &b, Location loc, TargetHooks &hooks, Value pred) {
-  Value lane = hooks.laneId(b, loc), warp = hooks.warpId(b, loc);
+  Value lane = hooks.laneId(b, loc), warp = warpIdHere(hooks, b, loc);
   Value ids = LLVM::OrOp::create(b, loc, lane, warp);
   Value leader = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ids, i32Const(b, loc, 0));
   return pred ? LLVM::AndOp::create(b, loc, leader, pred).getResult() : leader;
@@ -112,7 +112,7 @@ struct MBarrierInitLowering : TilePattern<MBarrierInitOp> {
       });
     }
     // Every thread sees the barrier initialised.
-    hooks.barrier(rewriter, loc);
+    barrierHere(hooks, rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -129,15 +129,30 @@ template <typename OpT> struct ArriveLowering : TilePattern<OpT> {
     Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
     unsigned count = 1;
     int64_t bytes = -1;
-    if constexpr (std::is_same_v<OpT, MBarrierExpectOp>)
+    if constexpr (std::is_same_v<OpT, MBarrierExpectOp>) {
       bytes = op.getBytes();
-    else
+    } else {
       count = op.getCount();
-    // A plain arrival publishes what the whole CTA did before it (a buffer
-    // it finished reading, say): every thread gets there first. (An expect
-    // only announces bytes of copies that follow it.)
-    if constexpr (std::is_same_v<OpT, MBarrierArriveOp>)
-      hooks.barrier(rewriter, loc);
+      if (op.getPerWarp()) {
+        // Lane 0 of each warp arrives for its warp once the warp's threads
+        // are done; where one thread runs the CTA it arrives for them all.
+        if (hooks.foldsThreadsIntoRegisters()) {
+          count *= warpsHere(rewriter);
+        } else {
+          hooks.warpBarrier(rewriter, loc);
+          Value lane0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                             hooks.laneId(rewriter, loc), i32Const(rewriter, loc, 0));
+          leader = adaptor.getPred() ? LLVM::AndOp::create(rewriter, loc, lane0, adaptor.getPred())
+                                           .getResult()
+                                     : lane0;
+        }
+      } else {
+        // A plain arrival publishes what the whole CTA did before it (a
+        // buffer it finished reading, say): every thread gets there
+        // first. (An expect only announces bytes of copies that follow it.)
+        barrierHere(hooks, rewriter, loc);
+      }
+    }
     if (hooks.hasTensorCopyEngine())
       hooks.mbarrierArrive(rewriter, loc, barrier, count, bytes, leader);
     else
@@ -252,7 +267,7 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
       return op->emitOpError() << why;
     emitIf(rewriter, loc, leader, [&] { copyLoop(rewriter, loc, adaptor, block, elem, *addr, dst); });
     // The block is visible to the CTA before anyone arrives or waits.
-    hooks.barrier(rewriter, loc);
+    barrierHere(hooks, rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }

@@ -87,7 +87,7 @@ Value atomicSink(ConversionPatternRewriter &rewriter, Operation *op, LLVM::LLVMP
 Value isThreadZero(OpBuilder &b, Location loc, TargetHooks &hooks) {
   Value zero = i32Const(b, loc, 0);
   Value lane = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, hooks.laneId(b, loc), zero);
-  Value warp = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, hooks.warpId(b, loc), zero);
+  Value warp = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, warpIdHere(hooks, b, loc), zero);
   return LLVM::AndOp::create(b, loc, lane, warp);
 }
 
@@ -105,9 +105,9 @@ FailureOr<Value> broadcastFromThreadZero(ConversionPatternRewriter &rewriter, Op
   Value other = LLVM::GEPOp::create(rewriter, loc, base->getType(), rewriter.getI8Type(), *base,
                                     ValueRange{i32Const(rewriter, loc, 8)});
   Value slot = LLVM::SelectOp::create(rewriter, loc, isThreadZero(rewriter, loc, hooks), *base, other);
-  hooks.barrier(rewriter, loc);
+  barrierHere(hooks, rewriter, loc);
   LLVM::StoreOp::create(rewriter, loc, value, slot, 8);
-  hooks.barrier(rewriter, loc);
+  barrierHere(hooks, rewriter, loc);
   return LLVM::LoadOp::create(rewriter, loc, value.getType(), *base, 8).getResult();
 }
 

@@ -139,7 +139,7 @@ struct BarrierLowering : TilePattern<BarrierOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    lowering.hooks.barrier(rewriter, op.getLoc());
+    barrierHere(lowering.hooks, rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }

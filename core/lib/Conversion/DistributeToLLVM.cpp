@@ -78,6 +78,93 @@ LogicalResult checkLayouts(ModuleOp module, TileInfoCache &tiles) {
   });
   return failure(walk.wasInterrupted());
 }
+
+/// Rejects hd.warp_specialize where the target cannot run it, and returns
+/// the warps each kernel launches with (above the module's num_warps).
+FailureOr<llvm::StringMap<unsigned>> checkWarpSpecialization(ModuleOp module,
+                                                             hadron::TargetHooks &hooks) {
+  llvm::StringMap<unsigned> warps;
+  TargetAttr target = getTarget(module);
+  unsigned numWarps = target ? target.getNumWarps() : 4;
+  WalkResult walk = module.walk([&](WarpSpecializeOp ws) {
+    StringRef name = target ? target.getName() : StringRef("this target");
+    if (hooks.foldsThreadsIntoRegisters()) {
+      ws.emitOpError() << "needs its regions to run at the same time on different warps; "
+                       << name << " runs a CTA as one thread";
+      return WalkResult::interrupt();
+    }
+    if (ws->getNumRegions() > hooks.warpGroupBarrierCount()) {
+      ws.emitOpError() << "needs a barrier for each of its " << ws->getNumRegions()
+                       << " regions; " << name << " has "
+                       << hooks.warpGroupBarrierCount() << " barriers for groups of warps";
+      return WalkResult::interrupt();
+    }
+    if (auto func = ws->getParentOfType<func::FuncOp>()) {
+      unsigned &w = warps[func.getSymName()];
+      w = std::max({w, numWarps, ws.totalWarps(numWarps)});
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return warps;
+}
+
+/// Marks an hd.warp_specialize whose regions' blocks have per-thread types;
+/// the op itself stays until the end of the conversion.
+constexpr llvm::StringLiteral kRegionsConverted = "hd.regions_converted";
+
+struct WarpSpecializeRegions : public OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    for (Region &region : op->getRegions())
+      if (failed(rewriter.convertRegionTypes(&region, *getTypeConverter())))
+        return failure();
+    rewriter.modifyOpInPlace(op, [&] { op->setAttr(kRegionsConverted, rewriter.getUnitAttr()); });
+    return success();
+  }
+};
+
+/// Replaces each hd.warp_specialize by a branch on the warp: warps
+/// [first, first + n) of region i run its blocks, then all meet after it.
+void inlineWarpRegions(ModuleOp module, hadron::TargetHooks &hooks) {
+  SmallVector<WarpSpecializeOp> all;
+  module.walk([&](WarpSpecializeOp ws) { all.push_back(ws); });
+  TargetAttr target = getTarget(module);
+  unsigned numWarps = target ? target.getNumWarps() : 4;
+  for (WarpSpecializeOp ws : all) {
+    Location loc = ws.getLoc();
+    Block *before = ws->getBlock();
+    Block *after = before->splitBlock(std::next(ws->getIterator()));
+    SmallVector<Block *> entries;
+    for (Region &region : ws->getRegions()) {
+      for (Block &block : region)
+        if (auto ret = dyn_cast<WarpReturnOp>(block.getTerminator())) {
+          OpBuilder t(ret);
+          LLVM::BrOp::create(t, loc, ValueRange{}, after);
+          ret.erase();
+        }
+      entries.push_back(&region.front());
+      after->getParent()->getBlocks().splice(after->getIterator(), region.getBlocks());
+    }
+    OpBuilder b(ws);
+    Value warp = hooks.warpId(b, loc);
+    for (auto [i, entry] : llvm::enumerate(entries)) {
+      auto [first, count] = ws.regionWarps(i, numWarps);
+      Value inside = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, warp,
+                                          i32Const(b, loc, first + count));
+      Block *next = after;
+      if (i + 1 < entries.size()) {
+        next = new Block();
+        after->getParent()->getBlocks().insert(entries[i + 1]->getIterator(), next);
+      }
+      LLVM::CondBrOp::create(b, loc, inside, entry, next);
+      b.setInsertionPointToEnd(next);
+    }
+    ws.erase();
+  }
+}
 } // namespace
 
 LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
@@ -85,6 +172,9 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   ctx->loadDialect<LLVM::LLVMDialect, cf::ControlFlowDialect>();
   TileInfoCache tiles(hooks.foldsThreadsIntoRegisters());
   if (failed(checkLayouts(module, tiles)))
+    return failure();
+  FailureOr<llvm::StringMap<unsigned>> kernelWarps = checkWarpSpecialization(module, hooks);
+  if (failed(kernelWarps))
     return failure();
 
   // Contiguity and divisibility are read off the structured form, where a
@@ -153,6 +243,7 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   populateAsyncTensorPatterns(converter, lowering, patterns);
   populateDebugPatterns(converter, lowering, patterns);
   populateSharedMemoryPatterns(converter, lowering, patterns);
+  patterns.add<WarpSpecializeRegions>(converter, ctx);
   populateFuncToLLVMConversionPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);
@@ -167,12 +258,24 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   target.addLegalOp<ModuleOp>();
   target.addIllegalDialect<HadronDialect, arith::ArithDialect, math::MathDialect,
                            func::FuncDialect, cf::ControlFlowDialect>();
+  // A warp-specialised kernel keeps its regions apart until the end: the
+  // lowering of the ops inside asks which warps run them.
+  target.addDynamicallyLegalOp<WarpSpecializeOp>(
+      [](WarpSpecializeOp op) { return op->hasAttr(kRegionsConverted); });
+  target.addLegalOp<WarpReturnOp>();
   if (failed(applyFullConversion(module, target, std::move(patterns))))
     return failure();
+  inlineWarpRegions(module, hooks);
 
   for (StringRef name : kernels)
-    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) {
+      auto warps = kernelWarps->find(name);
+      if (warps != kernelWarps->end())
+        func->setAttr(HadronDialect::getKernelWarpsAttrName(),
+                      IntegerAttr::get(IntegerType::get(ctx, 32), warps->second));
       hooks.finishKernel(func);
+      func->removeAttr(HadronDialect::getKernelWarpsAttrName());
+    }
   // The descriptor marks were for finishKernel; LLVM IR has no such attribute.
   module.walk([](LLVM::LLVMFuncOp func) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i)

@@ -125,7 +125,7 @@ struct DotLowering : TilePattern<DotOp> {
     // the instruction's own warps, as (linear, stacked) element offsets of
     // each operand.
     const int groupBits = llvm::Log2_64(instr.getWarpsPerInstr());
-    Value warp = lowering.hooks.warpId(rewriter, loc);
+    Value warp = warpIdHere(lowering.hooks, rewriter, loc);
     struct Dynamic {
       Value lin, stack;
     } aDyn, bDyn;

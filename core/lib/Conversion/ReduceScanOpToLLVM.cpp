@@ -235,7 +235,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
     for (int64_t e : resultShape)
       resultElems *= e;
     // Warp bits along the axis, and this warp's position among them.
-    Value warp = lowering.hooks.warpId(rewriter, loc);
+    Value warp = warpIdHere(lowering.hooks, rewriter, loc);
     Value position = i32Const(rewriter, loc, 0);
     int k = 0;
     for (auto [bit, basis] : llvm::enumerate(src.warpBases)) {
@@ -287,7 +287,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
                  ? LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(), v).getResult()
                  : v;
     };
-    lowering.hooks.barrier(rewriter, loc);
+    barrierHere(lowering.hooks, rewriter, loc);
     SmallVector<Value> srcThread = threadCoords(rewriter, loc, src, lowering.hooks);
     for (auto [g, key] : llvm::enumerate(order)) {
       SmallVector<Value> coords;
@@ -301,7 +301,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
                               slot(i, index, position).getResult());
       }
     }
-    lowering.hooks.barrier(rewriter, loc);
+    barrierHere(lowering.hooks, rewriter, loc);
 
     auto readElement = [&](ArrayRef<Value> coords) {
       Value index = linearIndex(coords);

@@ -168,7 +168,7 @@ TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
     }
   };
   emit(tile.laneBases, [&] { return hooks.laneId(b, loc); });
-  emit(tile.warpBases, [&] { return hooks.warpId(b, loc); });
+  emit(tile.warpBases, [&] { return warpIdHere(hooks, b, loc); });
 
   // The widest vector: groups of v registers at consecutive offsets that no
   // runtime part (thread, origin, padding) can split.
@@ -458,9 +458,9 @@ Value convertThroughScratch(RewriterBase &b, Location loc, Value packed, ArrayRe
   TileAccess load = planTileAccess(b, loc, dst, addr, hooks, 16);
   // Earlier readers of the scratch buffer are done before it is rewritten,
   // and every element is written before any is read.
-  hooks.barrier(b, loc);
+  barrierHere(hooks, b, loc);
   storeTileToShared(b, loc, packed, scratch, Value(), store, addr);
-  hooks.barrier(b, loc);
+  barrierHere(hooks, b, loc);
   return loadTileFromShared(b, loc, dstType, scratch, Value(), load, addr);
 }
 
@@ -672,7 +672,7 @@ Value loadTileAsMatrices(OpBuilder &b, Location loc, const TileInfo &info,
   auto linOf = [&](const LinearLayout::Basis &coord) { return addr.offsetsOf(coord).first; };
   // The row this lane passes: row lane % 8 of the matrix of register pair
   // lane / 8 (register bits 1.. pick it), in this warp.
-  Value lane = hooks.laneId(b, loc), warp = hooks.warpId(b, loc);
+  Value lane = hooks.laneId(b, loc), warp = warpIdHere(hooks, b, loc);
   Value rowLin = i32Const(b, loc, 0);
   auto addBit = [&](Value id, int bit, int64_t lin) {
     if (lin == 0)
@@ -842,7 +842,7 @@ struct BarrierLowering : TilePattern<BarrierOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    lowering.hooks.barrier(rewriter, op.getLoc());
+    barrierHere(lowering.hooks, rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }

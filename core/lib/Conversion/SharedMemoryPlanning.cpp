@@ -13,7 +13,9 @@
 // one of them (read after write, write after read or write, ranges
 // overlapping) gets an hd.barrier before it. Loops are walked twice, the
 // second time with what the end of the body leaves pending, so that the
-// accesses of one iteration are ordered against those of the next.
+// accesses of one iteration are ordered against those of the next. The
+// regions of an hd.warp_specialize are planned each on its own (they order
+// what they share with mbarriers); their barriers are their warps'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +138,13 @@ LogicalResult allocateFunction(func::FuncOp func, bool foldThreads, uint64_t cap
     }
   });
   (void)foldThreads;
+  // The regions of an hd.warp_specialize run at the same time: what one of
+  // them allocates lives as long as the whole op.
+  for (Buffer &b : buffers)
+    if (auto ws = b.owner->getParentOfType<WarpSpecializeOp>()) {
+      b.start = std::min(b.start, num.at(ws));
+      b.end = std::max(b.end, num.subtreeEnd(ws));
+    }
 
   std::vector<Buffer *> order;
   for (Buffer &b : buffers)
@@ -274,6 +283,21 @@ public:
         Pending b2 = walkBlock(loop.getAfter().front(), a2);
         pending.insert(pending.end(), a2.begin(), a2.end());
         pending.insert(pending.end(), b2.begin(), b2.end());
+        continue;
+      }
+      if (isa<WarpSpecializeOp>(op)) {
+        // The regions run at once on different warps and order what they
+        // share with mbarriers: each is planned on its own, its barriers
+        // its own warps'. What the CTA did before is settled first.
+        if (!pending.empty())
+          needsBarrier.insert(&op);
+        Pending all;
+        for (Region &region : op.getRegions())
+          for (Block &inner : region) {
+            Pending out = walkBlock(inner, {});
+            all.insert(all.end(), out.begin(), out.end());
+          }
+        pending = std::move(all);
         continue;
       }
       if (op.getNumRegions() > 0 && !op.hasAttr(kSharedOffsetAttr)) {

@@ -37,6 +37,38 @@ Value splatVector(OpBuilder &b, Location loc, Type type, Value scalar) {
   return LLVM::ShuffleVectorOp::create(b, loc, one, one, zeros);
 }
 
+namespace {
+unsigned moduleWarps(Block *block) {
+  TargetAttr target = block ? getTarget(block->getParentOp()) : TargetAttr();
+  return target ? target.getNumWarps() : 4;
+}
+} // namespace
+
+Value warpIdHere(TargetHooks &hooks, OpBuilder &b, Location loc) {
+  Value warp = hooks.warpId(b, loc);
+  auto [ws, index] = enclosingWarpRegion(b.getInsertionBlock());
+  if (!ws || index == 0)
+    return warp;
+  unsigned first = ws.regionWarps(index, moduleWarps(b.getInsertionBlock())).first;
+  return LLVM::SubOp::create(b, loc, warp, i32Const(b, loc, first));
+}
+
+void barrierHere(TargetHooks &hooks, OpBuilder &b, Location loc) {
+  auto [ws, index] = enclosingWarpRegion(b.getInsertionBlock());
+  if (!ws || hooks.foldsThreadsIntoRegisters()) {
+    hooks.barrier(b, loc);
+    return;
+  }
+  // Region i uses barrier i + 1 (the CTA's is 0 where a target numbers
+  // them); distributeToLLVM checked that the target has enough.
+  unsigned warps = ws.regionWarps(index, moduleWarps(b.getInsertionBlock())).second;
+  hooks.warpGroupBarrier(b, loc, index + 1, warps);
+}
+
+unsigned warpsHere(OpBuilder &b) {
+  return warpsRunning(b.getInsertionBlock(), moduleWarps(b.getInsertionBlock()));
+}
+
 /// Lanes `indices` of `src` (lanes of `other` from src's size on).
 Value shuffle(OpBuilder &b, Location loc, Value src, Value other, ArrayRef<int64_t> indices) {
   SmallVector<int32_t> mask(indices.begin(), indices.end());
@@ -75,7 +107,7 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, const TileInfo &info
   if (!info.laneBases.empty())
     addBits(hooks.laneId(b, loc), info.laneBases);
   if (!info.warpBases.empty())
-    addBits(hooks.warpId(b, loc), info.warpBases);
+    addBits(warpIdHere(hooks, b, loc), info.warpBases);
   return coords;
 }
 
@@ -332,7 +364,7 @@ Value ownerMask(OpBuilder &b, Location loc, const TileInfo &info, TargetHooks &h
     }
   };
   addBits(info.laneBases, [&] { return hooks.laneId(b, loc); });
-  addBits(info.warpBases, [&] { return hooks.warpId(b, loc); });
+  addBits(info.warpBases, [&] { return warpIdHere(hooks, b, loc); });
   return owner;
 }
 

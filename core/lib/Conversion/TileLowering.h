@@ -195,6 +195,16 @@ struct Lowering {
 
 Value i32Const(OpBuilder &b, Location loc, int64_t v);
 
+/// The warp of the calling thread among the warps that run the code at
+/// `b`'s insertion point: TargetHooks::warpId, counted from the first warp
+/// of the hd.warp_specialize region around it.
+Value warpIdHere(TargetHooks &hooks, OpBuilder &b, Location loc);
+/// A barrier over the warps that run the code at `b`'s insertion point: the
+/// CTA's, or the hd.warp_specialize region's.
+void barrierHere(TargetHooks &hooks, OpBuilder &b, Location loc);
+/// Warps that run the code at `b`'s insertion point.
+unsigned warpsHere(OpBuilder &b);
+
 SmallVector<Value> unpack(OpBuilder &b, Location loc, Value packed);
 
 Value pack(OpBuilder &b, Location loc, Type vectorType, ValueRange values);

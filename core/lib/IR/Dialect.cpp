@@ -131,6 +131,20 @@ Type hadron::hd::getPointeeTypeLike(Type type) {
   return type;
 }
 
+std::pair<WarpSpecializeOp, unsigned> hadron::hd::enclosingWarpRegion(Block *block) {
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion()) {
+    if (auto ws = dyn_cast_or_null<WarpSpecializeOp>(region->getParentOp()))
+      return {ws, region->getRegionNumber()};
+  }
+  return {WarpSpecializeOp(), 0};
+}
+
+unsigned hadron::hd::warpsRunning(Block *block, unsigned numWarps) {
+  auto [ws, index] = enclosingWarpRegion(block);
+  return ws ? ws.regionWarps(index, numWarps).second : numWarps;
+}
+
 //===----------------------------------------------------------------------===//
 // Target verification
 //===----------------------------------------------------------------------===//
@@ -212,10 +226,16 @@ private:
                                << *moduleWarpSize
                                << " lanes; a module uses one warp size";
     moduleWarpSize = warpSize;
-    if (layout.getNumWarps() != target.getNumWarps())
+    unsigned warps = warpsRunning(op->getBlock(), target.getNumWarps());
+    if (layout.getNumWarps() != warps) {
+      if (warps != target.getNumWarps())
+        return op->emitOpError() << what << ": " << describeNumWarps(layout)
+                                 << ", but its hd.warp_specialize region runs " << warps
+                                 << " warps";
       return op->emitOpError() << what << ": " << describeNumWarps(layout)
                                << ", target " << target.getName()
                                << " runs num_warps = " << target.getNumWarps();
+    }
     if (static_cast<uint64_t>(warpSize) * layout.getNumWarps() >
         target.getMaxThreadsPerCTA())
       return op->emitOpError() << what << ": " << layout.getNumWarps()

@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace hadron::hd;
@@ -755,3 +756,68 @@ LogicalResult MultipleOfOp::verify() {
 
 #define GET_OP_CLASSES
 #include "hadron/IR/HadronOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Warp specialisation
+//===----------------------------------------------------------------------===//
+
+std::pair<unsigned, unsigned> WarpSpecializeOp::regionWarps(unsigned index, unsigned numWarps) {
+  if (index == 0)
+    return {0, numWarps};
+  unsigned first = numWarps;
+  ArrayRef<int32_t> warps = getPartitionNumWarps();
+  for (unsigned i = 0; i + 1 < index; ++i)
+    first += warps[i];
+  return {first, unsigned(warps[index - 1])};
+}
+
+unsigned WarpSpecializeOp::totalWarps(unsigned numWarps) {
+  unsigned total = numWarps;
+  for (int32_t w : getPartitionNumWarps())
+    total += w;
+  return total;
+}
+
+LogicalResult WarpSpecializeOp::verifyRegions() {
+  ArrayRef<int32_t> warps = getPartitionNumWarps();
+  if (warps.size() != getPartitions().size())
+    return emitOpError() << "has " << getPartitions().size() << " partitions but "
+                         << warps.size() << " warp counts";
+  if (warps.empty())
+    return emitOpError("needs at least one partition besides the default region");
+  for (auto [i, w] : llvm::enumerate(warps))
+    if (w < 1 || !llvm::isPowerOf2_32(w))
+      return emitOpError() << "partition " << i << " has " << w
+                           << " warps; a partition runs a power of two of warps";
+  for (Region &region : (*this)->getRegions()) {
+    if (region.empty())
+      return emitOpError("has an empty region");
+    bool nested = false;
+    region.walk([&](WarpSpecializeOp) { nested = true; });
+    if (nested)
+      return emitOpError("contains another hd.warp_specialize; they do not nest");
+  }
+  // A partition runs on other warps than the code above it: tiles defined
+  // above are spread over warps it does not have.
+  for (auto [i, region] : llvm::enumerate(getPartitions())) {
+    Operation *bad = nullptr;
+    Value badValue;
+    region.walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Region *home = v.getParentRegion();
+        if (isa<RankedTensorType>(v.getType()) && !region.isAncestor(home)) {
+          bad = op;
+          badValue = v;
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (bad)
+      return bad->emitOpError() << "in partition " << i
+                                << " of hd.warp_specialize reads a tile defined above it ("
+                                << badValue.getType()
+                                << "); a partition's warps hold no part of it";
+  }
+  return success();
+}

@@ -78,4 +78,39 @@ module attributes {hd.num_warps = 4 : i32} {
     hd.mbarrier_wait %bars, %c1 : !hd.memdesc<1xi64, #s>
     return %v : tensor<512xf32, #b>
   }
+  // The regions of hd.warp_specialize run at once and order what they share
+  // with mbarriers: each is planned alone (no barrier for the producer's
+  // copy against the consumers' read), a barrier inside one is its warps'
+  // (lowered per region), and what the CTA did before is settled by a CTA
+  // barrier in front of the op.
+  // CHECK-LABEL: func.func @warp_specialized
+  func.func @warp_specialized(%d: !hd.tensor_desc<512xf32, #s>, %i: i32, %x: tensor<512xf32, #b>) attributes {hd.kernel} {
+    %c0 = arith.constant 0 : i32
+    %m = hd.local_alloc -> !hd.memdesc<512xf32, #s>
+    %bars = hd.local_alloc -> !hd.memdesc<1xi64, #s>
+    hd.mbarrier_init %bars, 1 : !hd.memdesc<1xi64, #s>
+    hd.local_store %x, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    // CHECK: hd.local_store
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.warp_specialize
+    hd.warp_specialize warps [1] default {
+      // CHECK: hd.mbarrier_wait
+      // CHECK-NEXT: hd.local_load
+      // CHECK-NEXT: arith.addf
+      // CHECK-NEXT: hd.barrier
+      // CHECK-NEXT: hd.local_store
+      hd.mbarrier_wait %bars, %c0 : !hd.memdesc<1xi64, #s>
+      %v = hd.local_load %m : !hd.memdesc<512xf32, #s> -> tensor<512xf32, #b>
+      %w = arith.addf %v, %v : tensor<512xf32, #b>
+      hd.local_store %w, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+      hd.warp_return
+    } partitions {
+      // CHECK: hd.mbarrier_expect
+      // CHECK-NEXT: hd.async_tensor_copy
+      hd.mbarrier_expect %bars, 2048 : !hd.memdesc<1xi64, #s>
+      hd.async_tensor_copy %d[%i], %bars, %m : !hd.tensor_desc<512xf32, #s>, !hd.memdesc<1xi64, #s> -> !hd.memdesc<512xf32, #s>
+      hd.warp_return
+    }
+    return
+  }
 }

@@ -145,3 +145,21 @@ func.func @f() attributes {hd.kernel = 1 : i32} {
 func.func @f() attributes {hd.kernels} {
   return
 }
+
+// -----
+
+// Inside a partition of hd.warp_specialize, layouts have its warps.
+#b = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {hd.target = #hd.target<{name = "sm_90", arch = "a", warpSizes = [32], numWarps = 4, maxThreadsPerCTA = 1024, sharedMemoryBytes = 49152}>} {
+  func.func @f(%s: f32) {
+    hd.warp_specialize warps [1] default {
+      %0 = hd.splat %s : tensor<128xf32, #b>
+      hd.warp_return
+    } partitions {
+      // expected-error @+1 {{result #0: warpsPerCTA [4] multiplies to 4, but its hd.warp_specialize region runs 1 warps}}
+      %1 = hd.splat %s : tensor<128xf32, #b>
+      hd.warp_return
+    }
+    return
+  }
+}

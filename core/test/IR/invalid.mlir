@@ -848,3 +848,58 @@ func.func @f(%bar: !hd.memdesc<1xi64, #bs>) {
   hd.mbarrier_init %bar, 0 : !hd.memdesc<1xi64, #bs>
   return
 }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op partition 0 has 3 warps; a partition runs a power of two of warps}}
+  hd.warp_specialize warps [3] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op has 1 partitions but 2 warp counts}}
+  hd.warp_specialize warps [1, 1] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}
+
+// -----
+
+#b1 = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @f(%t: tensor<128xf32, #b1>, %p: tensor<128x!hd.ptr<f32>, #b1>) {
+  hd.warp_specialize warps [1] default {
+    hd.warp_return
+  } partitions {
+    // expected-error @+1 {{'hd.store' op in partition 0 of hd.warp_specialize reads a tile defined above it}}
+    hd.store %p, %t : tensor<128x!hd.ptr<f32>, #b1>
+    hd.warp_return
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op contains another hd.warp_specialize; they do not nest}}
+  hd.warp_specialize warps [1] default {
+    hd.warp_specialize warps [1] default {
+      hd.warp_return
+    } partitions {
+      hd.warp_return
+    }
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}

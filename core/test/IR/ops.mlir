@@ -209,3 +209,28 @@ func.func @tensor_copies(%d: !hd.tensor_desc<64x64xbf16, #tm>, %x: i32, %p: i1) 
   hd.fence_async_shared
   return
 }
+
+// CHECK-LABEL: func.func @warp_specialize
+#wb = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#wbs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @warp_specialize(%x: i32) {
+  %bar = hd.local_alloc -> !hd.memdesc<1xi64, #wbs>
+  hd.mbarrier_init %bar, 4 : !hd.memdesc<1xi64, #wbs>
+  // CHECK: hd.warp_specialize warps [1, 2] default {
+  hd.warp_specialize warps [1, 2] default {
+    // CHECK: hd.mbarrier_arrive %{{.*}} {per_warp} : !hd.memdesc<1xi64
+    hd.mbarrier_arrive %bar {per_warp} : !hd.memdesc<1xi64, #wbs>
+    // CHECK: hd.warp_return
+    hd.warp_return
+  // CHECK: } partitions {
+  } partitions {
+    %t = hd.splat %x : tensor<32xi32, #wb>
+    hd.mbarrier_wait %bar, %x : !hd.memdesc<1xi64, #wbs>
+    hd.warp_return
+  // CHECK: }, {
+  }, {
+    hd.barrier
+    hd.warp_return
+  }
+  return
+}

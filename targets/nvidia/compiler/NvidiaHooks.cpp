@@ -110,6 +110,8 @@ void NvidiaHooks::finishKernel(LLVM::LLVMFuncOp kernel) {
   unsigned numWarps = 4;
   if (auto target = hd::getTarget(kernel->getParentOfType<ModuleOp>()))
     numWarps = target.getNumWarps();
+  if (auto warps = kernel->getAttrOfType<IntegerAttr>(hd::HadronDialect::getKernelWarpsAttrName()))
+    numWarps = warps.getInt();
   kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(
                                       ctx, {static_cast<int32_t>(numWarps * HD_NVIDIA_WARP_SIZE)}));
   // A tensor map is a 128-byte, 64-byte aligned kernel parameter that the
@@ -146,6 +148,18 @@ void NvidiaHooks::barrier(OpBuilder &b, Location loc) {
   // orders their shared-memory accesses.
   LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.aligned.all"),
                                 ValueRange{i32Const(b, loc, 0)});
+}
+
+void NvidiaHooks::warpGroupBarrier(OpBuilder &b, Location loc, unsigned id, unsigned numWarps) {
+  // bar.sync id, threads: the warps of one hd.warp_specialize region.
+  LLVM::CallIntrinsicOp::create(
+      b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.aligned.count"),
+      ValueRange{i32Const(b, loc, id), i32Const(b, loc, numWarps * HD_NVIDIA_WARP_SIZE)});
+}
+
+void NvidiaHooks::warpBarrier(OpBuilder &b, Location loc) {
+  LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.nvvm.bar.warp.sync"),
+                                ValueRange{i32Const(b, loc, -1)});
 }
 
 Value NvidiaHooks::sharedMemoryBase(OpBuilder &b, Location loc) {

@@ -52,6 +52,11 @@ public:
   }
   llvm::StringRef atomicSyncScope(int scope) const override;
   void barrier(mlir::OpBuilder &b, mlir::Location loc) override;
+  /// 16 named barriers; 0 is the CTA's.
+  unsigned warpGroupBarrierCount() const override { return 15; }
+  void warpGroupBarrier(mlir::OpBuilder &b, mlir::Location loc, unsigned id,
+                        unsigned numWarps) override;
+  void warpBarrier(mlir::OpBuilder &b, mlir::Location loc) override;
   mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
   mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::Value laneOrMask, ShuffleKind kind) override;

@@ -43,6 +43,14 @@ Operation *raiseSpecialRegister(OpBuilder &b, Location loc, StringRef reg, unsig
   return nullptr;
 }
 
+/// Threads the kernel around `op` launches with: its .reqntid (set by
+/// finishKernel; more than num_warps' with hd.warp_specialize), or `dflt`.
+unsigned threadsOf(Operation *op, unsigned dflt) {
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  auto reqntid = func ? func->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid") : nullptr;
+  return reqntid && !reqntid.empty() ? unsigned(reqntid[0]) : dflt;
+}
+
 } // namespace
 
 LogicalResult raiseToNvvm(ModuleOp module) {
@@ -59,7 +67,7 @@ LogicalResult raiseToNvvm(ModuleOp module) {
     Location loc = call.getLoc();
     Operation *replacement = nullptr;
     if (name.consume_front("read.ptx.sreg.")) {
-      replacement = raiseSpecialRegister(b, loc, name, threads);
+      replacement = raiseSpecialRegister(b, loc, name, threadsOf(call, threads));
     } else if (name == "barrier.cta.sync.aligned.all") {
       replacement = NVVM::Barrier0Op::create(b, loc);
     } else if (name.consume_front("shfl.sync.")) {

@@ -671,6 +671,17 @@ TEST_F(NvidiaGpu, PersistentTmaGemmMatchesTheHost) {
                            /*descriptors=*/true, /*programs=*/5);
 }
 
+// The warp-specialised form: a producer warp (hd.warp_specialize) fills the
+// ring, the consumer warps release stages through per-warp arrivals; K of
+// 1, 3 and 16 steps go round the 4-stage ring zero, one and four times.
+TEST_F(NvidiaGpu, WarpSpecializedTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_bf16.mlir", "matmul_tma_ws", 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
+                           /*descriptors=*/true);
+}
+
 /// The flash-attention forward example of head dim `d` against the host:
 /// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
 void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx) {

@@ -77,6 +77,18 @@ public:
 
   /// A CTA-wide barrier that also orders shared-memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
+  /// Barriers over a group of the CTA's warps (hd.warp_specialize gives
+  /// each of its regions one): how many there are, 0 (the default) where
+  /// the target has none and cannot run warp-specialised kernels.
+  virtual unsigned warpGroupBarrierCount() const { return 0; }
+  /// Waits for the `numWarps` warps that use barrier `id` (1 ..
+  /// warpGroupBarrierCount()) and orders their shared-memory accesses.
+  virtual void warpGroupBarrier(mlir::OpBuilder &b, mlir::Location loc, unsigned id,
+                                unsigned numWarps) {}
+  /// Reconverges the threads of a warp and orders their shared-memory
+  /// accesses (before one of them publishes the warp's work). Nothing by
+  /// default: threads of a warp run in lockstep.
+  virtual void warpBarrier(mlir::OpBuilder &b, mlir::Location loc) {}
 
   /// Base pointer (in sharedAddressSpace()) of the CTA's shared memory.
   virtual mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) = 0;

@@ -82,6 +82,13 @@ Result<LinearLayoutAttr> toLinearLayoutAttr(mlir::MLIRContext *ctx,
 /// The module's target attribute, or null when there is none.
 TargetAttr getTarget(mlir::Operation *op);
 
+/// The hd.warp_specialize whose region holds `block` (at any depth) and
+/// that region's index (0: default, i + 1: partition i); a null op outside.
+std::pair<WarpSpecializeOp, unsigned> enclosingWarpRegion(mlir::Block *block);
+/// Warps that run the code of `block`: its hd.warp_specialize region's, or
+/// `numWarps` (the module's) outside one.
+unsigned warpsRunning(mlir::Block *block, unsigned numWarps);
+
 } // namespace hadron::hd
 
 #endif // HADRON_IR_DIALECT_H

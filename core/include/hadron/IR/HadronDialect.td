@@ -36,6 +36,11 @@ def Hadron_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getKernelAttrName() {
       return ::llvm::StringLiteral("hd.kernel");
     }
+    /// Set on a lowered kernel whose CTA runs more warps than the module's
+    /// hd.num_warps (hd.warp_specialize partitions): the warps to launch.
+    static constexpr ::llvm::StringLiteral getKernelWarpsAttrName() {
+      return ::llvm::StringLiteral("hd.kernel_warps");
+    }
   private:
     void registerAttributes();
     void registerTypes();

@@ -437,10 +437,16 @@ def Hadron_MBarrierArriveOp : Hadron_Op<"mbarrier_arrive", [
     The CTA's shared-memory reads and writes before the arrival are ordered
     before anything that waits for the phase it completes. With `pred` false
     nothing happens.
+
+    With `per_warp`, each warp arrives on its own (`count` times), once its
+    own threads are done, without waiting for the other warps: a barrier
+    initialised with a count of the warps that arrive completes when the
+    last of them has. This is how consumers release a stage of a ring to a
+    producer without a CTA barrier.
   }];
   let arguments = (ins Hadron_BarrierMemDesc:$barrier,
                        DefaultValuedAttr<ConfinedAttr<I32Attr, [IntMinValue<1>]>, "1">:$count,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, UnitAttr:$per_warp);
   let assemblyFormat = [{
     $barrier (`pred` $pred^)? attr-dict `:` qualified(type($barrier))
   }];
@@ -495,6 +501,61 @@ def Hadron_FenceAsyncSharedOp : Hadron_Op<"fence_async_shared", [
     their own, plain stores before this fence are visible to them after it.
     Elsewhere it does nothing.
   }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialisation
+//===----------------------------------------------------------------------===//
+
+def Hadron_WarpSpecializeOp : Hadron_Op<"warp_specialize", [RecursiveMemoryEffects]> {
+  let summary = "Run regions concurrently on disjoint groups of warps";
+  let description = [{
+    The CTA gets more warps than the module's `hd.num_warps`: the default
+    region runs on warps [0, num_warps), each partition on the next
+    `partitionNumWarps[i]` warps, all at the same time. Inside a region, the
+    region's warps are the CTA as far as its ops can tell: layouts have that
+    many warps, warp 0 is the region's first, `hd.barrier` (and every barrier
+    the compiler places) waits for the region's threads only, and collective
+    ops (`hd.mbarrier_*`, `hd.async_tensor_copy`) are the region's. Regions
+    talk through shared memory ordered by `hd.mbarrier_*` (a producer fills a
+    ring, consumers release its stages), never through CTA barriers.
+    Regions read values defined above; a partition does not read tiles
+    defined above (they are distributed over other warps). Everyone meets
+    again after the op.
+
+    Targets need concurrent warps and a barrier per region; one whose CTA
+    is one thread (the host) or that has no barriers for subsets of warps
+    rejects the op.
+
+    ```mlir
+    hd.warp_specialize warps [1] default {
+      // consumers: hd.num_warps warps
+      hd.warp_return
+    } partitions {
+      // producer: one warp
+      hd.warp_return
+    }
+    ```
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$partitionNumWarps);
+  let regions = (region AnyRegion:$defaultRegion, VariadicRegion<AnyRegion>:$partitions);
+  let assemblyFormat = [{
+    `warps` $partitionNumWarps `default` $defaultRegion `partitions` $partitions attr-dict
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The first warp and the number of warps of region `index` (0 is the
+    /// default region, i + 1 partition i), given the module's num_warps.
+    std::pair<unsigned, unsigned> regionWarps(unsigned index, unsigned numWarps);
+    /// Warps the CTA runs: num_warps plus every partition's.
+    unsigned totalWarps(unsigned numWarps);
+  }];
+}
+
+def Hadron_WarpReturnOp : Hadron_Op<"warp_return", [Pure, Terminator,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "End a region of hd.warp_specialize";
   let assemblyFormat = "attr-dict";
 }
 
