@@ -812,6 +812,20 @@ struct MemDescIndexLowering : TilePattern<MemDescIndexOp> {
   }
 };
 
+/// Another tile over a whole allocation: its base, and no XOR offset.
+struct MemDescReinterpretLowering : TilePattern<MemDescReinterpretOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MemDescReinterpretOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDesc desc = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    desc.origin = i32Const(rewriter, loc, 0);
+    rewriter.replaceOp(op, packMemDesc(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                                       desc));
+    return success();
+  }
+};
+
 /// A permuted view keeps base and origin; its type must describe the same
 /// memory with the dims permuted, which is checked here on the offsets of
 /// every coordinate basis.
@@ -980,7 +994,7 @@ struct AsyncWaitLowering : TilePattern<AsyncWaitOp> {
 void populateSharedMemoryPatterns(TileTypeConverter &converter, Lowering &lowering,
                                   RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalStoreLowering, LocalLoadLowering,
-               MemDescSliceLowering, MemDescIndexLowering, MemDescPermuteLowering,
+               MemDescSliceLowering, MemDescIndexLowering, MemDescPermuteLowering, MemDescReinterpretLowering,
                BarrierLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
                AsyncWaitLowering>(converter, lowering);
 }

@@ -48,7 +48,7 @@ int64_t memDescBytes(MemDescType type) {
 }
 
 bool isView(Operation *op) {
-  return isa<MemDescSliceOp, MemDescIndexOp, MemDescPermuteOp>(op);
+  return isa<MemDescSliceOp, MemDescIndexOp, MemDescPermuteOp, MemDescReinterpretOp>(op);
 }
 
 /// Ops that use a memdesc without letting it escape.

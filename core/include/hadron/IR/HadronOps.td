@@ -328,6 +328,26 @@ def Hadron_MemDescIndexOp : Hadron_Op<"memdesc_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Hadron_MemDescReinterpretOp : Hadron_Op<"memdesc_reinterpret", [Pure]> {
+  let summary = "View a whole allocation as another tile of at most its size";
+  let description = [{
+    The bytes of `src`, a whole allocation (its shape is its allocation
+    shape), seen as a tile of another shape, element type or layout that
+    needs no more bytes: a ring of stages reused for an epilogue's staging
+    tile once nothing reads or writes the ring any more (Gluon's
+    `_reinterpret`). Accesses through either view are ordered like any two
+    views of the allocation.
+
+    ```mlir
+    %c = hd.memdesc_reinterpret %ring : !hd.memdesc<4x128x64xbf16, #ring> -> !hd.memdesc<128x256xbf16, #sw>
+    ```
+  }];
+  let arguments = (ins Hadron_MemDescType:$src);
+  let results = (outs Hadron_MemDescType:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Hadron_MemDescPermuteOp : Hadron_Op<"memdesc_permute", [Pure]> {
   let summary = "View a shared-memory tile with its dimensions permuted";
   let arguments = (ins Hadron_MemDescType:$src, DenseI32ArrayAttr:$order);
