@@ -903,3 +903,26 @@ func.func @f() {
   }
   return
 }
+
+// -----
+
+#rs = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @f() {
+  %ring = hd.local_alloc -> !hd.memdesc<128x64xbf16, #rs>
+  // expected-error @+1 {{'hd.memdesc_reinterpret' op result '!hd.memdesc<128x128xbf16, #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' needs 32768 bytes, more than the 16384 of}}
+  %c = hd.memdesc_reinterpret %ring : !hd.memdesc<128x64xbf16, #rs> -> !hd.memdesc<128x128xbf16, #rs>
+  return
+}
+
+// -----
+
+#rr = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false, rank = 3}>
+#rs = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @f() {
+  %ring = hd.local_alloc -> !hd.memdesc<2x64x64xbf16, #rr>
+  %c0 = arith.constant 0 : i32
+  %one = hd.memdesc_index %ring[%c0] : !hd.memdesc<2x64x64xbf16, #rr> -> !hd.memdesc<64x64xbf16, #rr, alloc = 2x64x64>
+  // expected-error @+1 {{'hd.memdesc_reinterpret' op reinterprets a whole allocation;}}
+  %c = hd.memdesc_reinterpret %one : !hd.memdesc<64x64xbf16, #rr, alloc = 2x64x64> -> !hd.memdesc<64x64xbf16, #rs>
+  return
+}

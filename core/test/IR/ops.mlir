@@ -234,3 +234,13 @@ func.func @warp_specialize(%x: i32) {
   }
   return
 }
+
+// CHECK-LABEL: func.func @reinterpret
+#rr = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false, rank = 3}>
+#rs = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @reinterpret() {
+  %ring = hd.local_alloc -> !hd.memdesc<4x128x64xbf16, #rr>
+  // CHECK: hd.memdesc_reinterpret %{{.*}} : !hd.memdesc<4x128x64xbf16, {{.*}}> -> !hd.memdesc<128x256xbf16, {{.*}}>
+  %c = hd.memdesc_reinterpret %ring : !hd.memdesc<4x128x64xbf16, #rr> -> !hd.memdesc<128x256xbf16, #rs>
+  return
+}

@@ -682,6 +682,21 @@ TEST_F(NvidiaGpu, WarpSpecializedTmaGemmMatchesTheHost) {
                            /*descriptors=*/true);
 }
 
+// Warp-specialised and persistent: the producer's steps run across tiles
+// while the consumers store the previous one; 3 and 5 programs over 1 to
+// 12 tiles (one program left without a tile).
+TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
+                           "matmul_tma_ws_persistent", 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
+                           /*descriptors=*/true, /*programs=*/3);
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
+                           "matmul_tma_ws_persistent", 128, 256, {{256, 512, 192}},
+                           /*descriptors=*/true, /*programs=*/5);
+}
+
 /// The flash-attention forward example of head dim `d` against the host:
 /// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
 void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx) {
