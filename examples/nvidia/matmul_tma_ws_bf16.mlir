@@ -116,9 +116,9 @@ module attributes {hd.num_warps = 8 : i32} {
         %issued = hd.dot %a_cur, %b_cur, %sum {async} : !hd.memdesc<128x64xbf16, #ring, alloc = 4x128x64> * !hd.memdesc<64x256xbf16, #ring, alloc = 4x64x256> -> tensor<128x256xf32, #acc>
         %next = hd.dot_wait %issued pending = 1 : tensor<128x256xf32, #acc>
         %has_prev = arith.cmpi sgt, %i, %c0i : i32
-        %ip = arith.addi %i, %cstages : i32
-        %ip1 = arith.subi %ip, %c1i : i32
-        %prev = arith.remsi %ip1, %cstages : i32
+        %gp = arith.addi %i, %cstages : i32
+        %gp1 = arith.subi %gp, %c1i : i32
+        %prev = arith.remsi %gp1, %cstages : i32
         %empty_prev = hd.memdesc_index %empty[%prev] : !hd.memdesc<4x1xi64, #bar_sh> -> !hd.memdesc<1xi64, #bar_sh, alloc = 4x1>
         hd.mbarrier_arrive %empty_prev pred %has_prev {per_warp} : !hd.memdesc<1xi64, #bar_sh, alloc = 4x1>
         scf.yield %next : tensor<128x256xf32, #acc>
