@@ -187,11 +187,45 @@ for idx, text in enumerate(L):
         BODY = idx + 1
         break
 
-def persistent():
-    del L[BODY:]
+def tile_coords(x, tile, ind):
+    """Origin (m0, n0) of tile `tile`: groups of GROUP rows of tiles."""
+    o(f"""{ind}%group{x} = arith.divsi {tile}, %per_group : i32
+{ind}%first_m{x} = arith.muli %group{x}, %cgrp : i32
+{ind}%gl{x} = arith.subi %npm, %first_m{x} : i32
+{ind}%gsize{x} = arith.minsi %gl{x}, %cgrp : i32
+{ind}%in_group{x} = arith.remsi {tile}, %per_group : i32
+{ind}%pm_off{x} = arith.remsi %in_group{x}, %gsize{x} : i32
+{ind}%pid_m{x} = arith.addi %first_m{x}, %pm_off{x} : i32
+{ind}%pid_n{x} = arith.divsi %in_group{x}, %gsize{x} : i32
+{ind}%m0{x} = arith.muli %pid_m{x}, %cbm : i32
+{ind}%n0{x} = arith.muli %pid_n{x}, %cbn : i32""")
+
+def store_acc(ind):
+    """Stores %done (the accumulator) to the tile at (%m0_e, %n0_e) from its registers."""
     T = f"tensor<{BM}x{BN}xf32, #acc>"
+    R = f"tensor<{BM}xi32, #acc_rows>"; C = f"tensor<{BN}xi32, #acc_cols>"
+    o(f"""{ind}%ci = hd.arange 0 to {BM} : {R}
+{ind}%m0c = hd.splat %m0_e : {R}
+{ind}%gi = arith.addi %m0c, %ci : {R}
+{ind}%nc = hd.splat %n : {R}
+{ind}%rs = arith.muli %gi, %nc : {R}
+{ind}%cj = hd.arange 0 to {BN} : {C}
+{ind}%n0c = hd.splat %n0_e : {C}
+{ind}%gj = arith.addi %n0c, %cj : {C}
+{ind}%rs2 = hd.expand_dims %rs axis = 1 : {R} -> tensor<{BM}x1xi32, #acc>
+{ind}%gj2 = hd.expand_dims %gj axis = 0 : {C} -> tensor<1x{BN}xi32, #acc>
+{ind}%rsb = hd.broadcast %rs2 : tensor<{BM}x1xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
+{ind}%gjb = hd.broadcast %gj2 : tensor<1x{BN}xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
+{ind}%off = arith.addi %rsb, %gjb : tensor<{BM}x{BN}xi32, #acc>
+{ind}%cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
+{ind}%cptrs = hd.addptr %cp, %off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>, tensor<{BM}x{BN}xi32, #acc>
+{ind}%c16 = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
+{ind}hd.store %cptrs, %c16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>""")
+
+def persistent_head(name):
+    """The persistent kernels' start: constants, tile counts, this program's share."""
     o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
-  func.func @matmul_tma_persistent(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
+  func.func @{name}(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
     %cbm = arith.constant {BM} : i32
     %cbn = arith.constant {BN} : i32
     %cbk = arith.constant {BK} : i32
@@ -210,8 +244,13 @@ def persistent():
     %left0 = arith.subi %ntiles, %pid : i32
     %left1 = arith.addi %left0, %nprog : i32
     %left2 = arith.subi %left1, %c1i : i32
-    %mine = arith.divsi %left2, %nprog : i32
-    %total = arith.muli %mine, %nk : i32
+    %mine = arith.divsi %left2, %nprog : i32""")
+
+def persistent():
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    persistent_head("matmul_tma_persistent")
+    o(f"""    %total = arith.muli %mine, %nk : i32
     %a_smem = hd.local_alloc -> {A_RING}
     %b_smem = hd.local_alloc -> {B_RING}
     %bars = hd.local_alloc -> {BARS}""")
@@ -219,19 +258,6 @@ def persistent():
         o(f"""    %s{st} = arith.constant {st} : i32
     %bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
     hd.mbarrier_init %bar{st}, 1 : {BAR}""")
-
-    def tile_coords(x, tile, ind):
-        """Origin (m0, n0) of tile `tile`: groups of GROUP rows of tiles."""
-        o(f"""{ind}%group{x} = arith.divsi {tile}, %per_group : i32
-{ind}%first_m{x} = arith.muli %group{x}, %cgrp : i32
-{ind}%gl{x} = arith.subi %npm, %first_m{x} : i32
-{ind}%gsize{x} = arith.minsi %gl{x}, %cgrp : i32
-{ind}%in_group{x} = arith.remsi {tile}, %per_group : i32
-{ind}%pm_off{x} = arith.remsi %in_group{x}, %gsize{x} : i32
-{ind}%pid_m{x} = arith.addi %first_m{x}, %pm_off{x} : i32
-{ind}%pid_n{x} = arith.divsi %in_group{x}, %gsize{x} : i32
-{ind}%m0{x} = arith.muli %pid_m{x}, %cbm : i32
-{ind}%n0{x} = arith.muli %pid_n{x}, %cbn : i32""")
 
     def load(x, state, g, ind):
         """Copies of the loader's step (k index, tile, m0, n0) = state: step g of the program."""
@@ -305,25 +331,8 @@ def persistent():
       %tj_e = arith.muli %t, %nprog : i32
       %tile_e = arith.addi %pid, %tj_e : i32""")
     tile_coords("_e", "%tile_e", "      ")
-    R = f"tensor<{BM}xi32, #acc_rows>"; C = f"tensor<{BN}xi32, #acc_cols>"
-    o(f"""      %ci = hd.arange 0 to {BM} : {R}
-      %m0c = hd.splat %m0_e : {R}
-      %gi = arith.addi %m0c, %ci : {R}
-      %nc = hd.splat %n : {R}
-      %rs = arith.muli %gi, %nc : {R}
-      %cj = hd.arange 0 to {BN} : {C}
-      %n0c = hd.splat %n0_e : {C}
-      %gj = arith.addi %n0c, %cj : {C}
-      %rs2 = hd.expand_dims %rs axis = 1 : {R} -> tensor<{BM}x1xi32, #acc>
-      %gj2 = hd.expand_dims %gj axis = 0 : {C} -> tensor<1x{BN}xi32, #acc>
-      %rsb = hd.broadcast %rs2 : tensor<{BM}x1xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
-      %gjb = hd.broadcast %gj2 : tensor<1x{BN}xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
-      %off = arith.addi %rsb, %gjb : tensor<{BM}x{BN}xi32, #acc>
-      %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
-      %cptrs = hd.addptr %cp, %off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>, tensor<{BM}x{BN}xi32, #acc>
-      %c16 = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
-      hd.store %cptrs, %c16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
-      scf.yield %res#1, %res#2, %res#3, %res#4 : {ST}
+    store_acc("      ")
+    o(f"""      scf.yield %res#1, %res#2, %res#3, %res#4 : {ST}
     }}
     return
   }}
@@ -492,45 +501,13 @@ if WS:
 def ws_persistent():
     del L[BODY:]
     T = f"tensor<{BM}x{BN}xf32, #acc>"
-    o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
-  func.func @matmul_tma_ws_persistent(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
-    %cbm = arith.constant {BM} : i32
-    %cbn = arith.constant {BN} : i32
-    %cbk = arith.constant {BK} : i32
-    %c0i = arith.constant 0 : i32
-    %c1i = arith.constant 1 : i32
-    %cstages = arith.constant {STAGES} : i32
-    %cgrp = arith.constant {GROUP} : i32
-    %pid = hd.program_id 0
-    %nprog = hd.num_programs 0
-    %npm = arith.divsi %m, %cbm : i32
-    %npn = arith.divsi %n, %cbn : i32
-    %ntiles = arith.muli %npm, %npn : i32
-    %nk = arith.divsi %k, %cbk : i32
-    %per_group = arith.muli %cgrp, %npn : i32
-    %left0 = arith.subi %ntiles, %pid : i32
-    %left1 = arith.addi %left0, %nprog : i32
-    %left2 = arith.subi %left1, %c1i : i32
-    %mine = arith.divsi %left2, %nprog : i32
-    %lb = arith.constant 0 : index
+    persistent_head("matmul_tma_ws_persistent")
+    o(f"""    %lb = arith.constant 0 : index
     %step1 = arith.constant 1 : index
     %ub_t = arith.index_cast %mine : i32 to index
     %ub_k = arith.index_cast %nk : i32 to index""")
     ring_and_barriers()
 
-    def tile_coords(x, tile, ind):
-        o(f"""{ind}%group{x} = arith.divsi {tile}, %per_group : i32
-{ind}%first_m{x} = arith.muli %group{x}, %cgrp : i32
-{ind}%gl{x} = arith.subi %npm, %first_m{x} : i32
-{ind}%gsize{x} = arith.minsi %gl{x}, %cgrp : i32
-{ind}%in_group{x} = arith.remsi {tile}, %per_group : i32
-{ind}%pm_off{x} = arith.remsi %in_group{x}, %gsize{x} : i32
-{ind}%pid_m{x} = arith.addi %first_m{x}, %pm_off{x} : i32
-{ind}%pid_n{x} = arith.divsi %in_group{x}, %gsize{x} : i32
-{ind}%m0{x} = arith.muli %pid_m{x}, %cbm : i32
-{ind}%n0{x} = arith.muli %pid_n{x}, %cbn : i32""")
-
-    R = f"tensor<{BM}xi32, #acc_rows>"; C = f"tensor<{BN}xi32, #acc_cols>"
     o(f"""    hd.warp_specialize warps [1] default {{
       // Consumers: tile after tile; global step g = t * nk + k picks the
       // stage and phase, and each step hands back the previous one.
@@ -548,25 +525,9 @@ def ws_persistent():
         %tile = arith.addi %pid, %tj : i32""")
     tile_coords("_e", "%tile", "        ")
     o(f"""        // The tile, stored from the accumulator's registers while the
-        // producer fills the ring with the next tile's steps.
-        %ci = hd.arange 0 to {BM} : {R}
-        %m0c = hd.splat %m0_e : {R}
-        %gi = arith.addi %m0c, %ci : {R}
-        %nc = hd.splat %n : {R}
-        %rs = arith.muli %gi, %nc : {R}
-        %cj = hd.arange 0 to {BN} : {C}
-        %n0c = hd.splat %n0_e : {C}
-        %gj = arith.addi %n0c, %cj : {C}
-        %rs2 = hd.expand_dims %rs axis = 1 : {R} -> tensor<{BM}x1xi32, #acc>
-        %gj2 = hd.expand_dims %gj axis = 0 : {C} -> tensor<1x{BN}xi32, #acc>
-        %rsb = hd.broadcast %rs2 : tensor<{BM}x1xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
-        %gjb = hd.broadcast %gj2 : tensor<1x{BN}xi32, #acc> -> tensor<{BM}x{BN}xi32, #acc>
-        %off = arith.addi %rsb, %gjb : tensor<{BM}x{BN}xi32, #acc>
-        %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
-        %cptrs = hd.addptr %cp, %off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>, tensor<{BM}x{BN}xi32, #acc>
-        %c16 = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
-        hd.store %cptrs, %c16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>
-      }}
+        // producer fills the ring with the next tile's steps.""")
+    store_acc("        ")
+    o(f"""      }}
       hd.warp_return
     }} partitions {{
       // Producer: the same steps, each into its stage once released.

@@ -55,6 +55,7 @@ module attributes {hd.num_warps = 8 : i32} {
     %ntiles = arith.muli %npm, %npn : i32
     %nk = arith.divsi %k, %cbk : i32
     %per_group = arith.muli %cgrp, %npn : i32
+    // This program's tiles: pid, pid + nprog, ... below ntiles.
     %left0 = arith.subi %ntiles, %pid : i32
     %left1 = arith.addi %left0, %nprog : i32
     %left2 = arith.subi %left1, %c1i : i32
