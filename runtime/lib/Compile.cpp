@@ -282,6 +282,7 @@ hd_status loadIR(hd_device *device, const char *ir, uint64_t size, const hd_comp
 // Why no plugin called `name` is loaded: its load-report entries, or where
 // no file declared it.
 std::string whyNoPlugin(const hd_context &ctx, const std::string &name) {
+  ensureDevices(ctx); // the report then holds every runtime part's init
   std::string loaded, reasons;
   for (const auto &p : ctx.plugins)
     loaded += (loaded.empty() ? "" : ", ") + p->name;

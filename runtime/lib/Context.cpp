@@ -22,6 +22,35 @@ hd_status forwardPluginError(hd_error *err, const hd_device *device, const char 
 
 } // namespace hadron::runtime
 
+void hadron::runtime::ensureDevices(const hd_context &constCtx) {
+  // Logically const: what a context finds is fixed, only found late.
+  hd_context &ctx = const_cast<hd_context &>(constCtx);
+  std::call_once(ctx.devicesFound, [&ctx] {
+    for (auto &plugin : ctx.plugins)
+      initPlugin(*plugin, ctx.report);
+
+    for (auto &plugin : ctx.plugins) {
+      for (uint32_t i = 0; i < plugin->deviceCount; ++i) {
+        auto device = std::make_unique<hd_device>();
+        device->context = &ctx;
+        device->plugin = plugin.get();
+        device->index = i;
+        device->name = plugin->name + ":" + std::to_string(i);
+        device->info.struct_size = sizeof(hd_device_info);
+        hd_error pluginErr;
+        clearError(&pluginErr);
+        if (plugin->runtime->device_info(i, &device->info, &pluginErr) != HD_OK) {
+          ctx.report.push_back({plugin->path, plugin->name, pluginErr.code,
+                                 device->name + ": device_info failed: " + pluginErr.message});
+          continue;
+        }
+        device->info.struct_size = sizeof(hd_device_info);
+        ctx.devices.push_back(std::move(device));
+      }
+    }
+  });
+}
+
 extern "C" {
 
 const char *hd_status_name(hd_status status) {
@@ -67,26 +96,6 @@ hd_status hd_context_create(hd_context **out, hd_error *err) {
     ctx->plugins = std::move(loaded.plugins);
     ctx->report = std::move(loaded.report);
     ctx->searchedDirs = std::move(loaded.searchedDirs);
-
-    for (auto &plugin : ctx->plugins) {
-      for (uint32_t i = 0; i < plugin->deviceCount; ++i) {
-        auto device = std::make_unique<hd_device>();
-        device->context = ctx.get();
-        device->plugin = plugin.get();
-        device->index = i;
-        device->name = plugin->name + ":" + std::to_string(i);
-        device->info.struct_size = sizeof(hd_device_info);
-        hd_error pluginErr;
-        clearError(&pluginErr);
-        if (plugin->runtime->device_info(i, &device->info, &pluginErr) != HD_OK) {
-          ctx->report.push_back({plugin->path, plugin->name, pluginErr.code,
-                                 device->name + ": device_info failed: " + pluginErr.message});
-          continue;
-        }
-        device->info.struct_size = sizeof(hd_device_info);
-        ctx->devices.push_back(std::move(device));
-      }
-    }
     *out = ctx.release();
     return HD_OK;
   } catch (const std::bad_alloc &) {
@@ -107,7 +116,10 @@ void hd_context_destroy(hd_context *ctx) {
 }
 
 uint32_t hd_context_load_report_count(const hd_context *ctx) {
-  return ctx ? static_cast<uint32_t>(ctx->report.size()) : 0;
+  if (!ctx)
+    return 0;
+  ensureDevices(*ctx);
+  return static_cast<uint32_t>(ctx->report.size());
 }
 
 hd_status hd_context_load_report_get(const hd_context *ctx, uint32_t index,
@@ -115,6 +127,7 @@ hd_status hd_context_load_report_get(const hd_context *ctx, uint32_t index,
   clearError(err);
   if (!ctx || !out)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_load_report_get: NULL argument");
+  ensureDevices(*ctx);
   if (index >= ctx->report.size())
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "load report index %u out of range (%zu records)",
                 index, ctx->report.size());
@@ -145,6 +158,7 @@ hd_status hd_context_plugin_info(const hd_context *ctx, uint32_t index, hd_plugi
   clearError(err);
   if (!ctx || !out)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_plugin_info: NULL argument");
+  ensureDevices(*ctx);
   if (index >= ctx->plugins.size())
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "plugin index %u out of range (%zu plugins)",
                 index, ctx->plugins.size());
@@ -162,7 +176,10 @@ hd_status hd_context_plugin_info(const hd_context *ctx, uint32_t index, hd_plugi
 }
 
 uint32_t hd_context_device_count(const hd_context *ctx) {
-  return ctx ? static_cast<uint32_t>(ctx->devices.size()) : 0;
+  if (!ctx)
+    return 0;
+  ensureDevices(*ctx);
+  return static_cast<uint32_t>(ctx->devices.size());
 }
 
 hd_status hd_context_get_device(const hd_context *ctx, uint32_t index, hd_device **out,
@@ -170,6 +187,7 @@ hd_status hd_context_get_device(const hd_context *ctx, uint32_t index, hd_device
   clearError(err);
   if (!ctx || !out)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_context_get_device: NULL argument");
+  ensureDevices(*ctx);
   if (index >= ctx->devices.size())
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "device index %u out of range (%zu devices)",
                 index, ctx->devices.size());
@@ -278,6 +296,7 @@ extern "C" hd_status hd_context_select(hd_context *ctx, const char *selector, hd
   Expected<Selector> parsed = parseSelector(text);
   if (!parsed)
     return failWith(err, parsed.status().code(), parsed.status().message());
+  ensureDevices(*ctx);
 
   std::vector<Candidate> candidates;
   for (const auto &d : ctx->devices)

@@ -88,7 +88,10 @@ struct hd_event {
 
 struct hd_context {
   std::vector<std::unique_ptr<hadron::runtime::Plugin>> plugins;
+  /// Found on first need (ensureDevices): compiling for a target opens no
+  /// driver.
   std::vector<std::unique_ptr<hd_device>> devices;
+  std::once_flag devicesFound;
   std::vector<hadron::runtime::LoadRecord> report;
   std::vector<std::string> searchedDirs;
 
@@ -116,6 +119,11 @@ struct hd_context {
 };
 
 namespace hadron::runtime {
+
+/// Initialises every runtime part (their drivers) and lists their devices,
+/// once per context; everything that reports devices or load records
+/// calls it first.
+void ensureDevices(const hd_context &ctx);
 
 /// Prefixes a plugin's message with the device name and forwards it.
 hd_status forwardPluginError(hd_error *err, const hd_device *device, const char *what,

@@ -247,29 +247,33 @@ LoadResult loadPlugins(const std::vector<std::string> &dirs) {
       if (desc->compiler_library)
         plugin->compilerPath = directoryOf(path) + "/" + desc->compiler_library;
 
-      hd_error err;
-      clearError(&err);
-      plugin->initStatus = plugin->runtime->init(&err);
-      if (plugin->initStatus != HD_OK) {
-        record.code = plugin->initStatus;
-        record.reason = err.message[0] ? std::string(err.message)
-                                       : std::string("init returned ") +
-                                             std::to_string(plugin->initStatus);
-        result.report.push_back(record);
-      } else {
-        plugin->deviceCount = plugin->runtime->device_count();
-        if (plugin->deviceCount == 0) {
-          record.code = HD_ERROR_NO_DEVICE;
-          record.reason = "initialised, but reports no device";
-          result.report.push_back(record);
-        }
-      }
-      // The library stays mapped from here on: init has run, and the ABI has
-      // no call that would undo it.
+      // The library stays mapped from here on: the ABI has no call that
+      // would undo what init will do.
       result.plugins.push_back(std::move(plugin));
     }
   }
   return result;
+}
+
+void initPlugin(Plugin &plugin, std::vector<LoadRecord> &report) {
+  LoadRecord record{plugin.path, plugin.name, HD_OK, ""};
+  hd_error err;
+  clearError(&err);
+  plugin.initStatus = plugin.runtime->init(&err);
+  if (plugin.initStatus != HD_OK) {
+    record.code = plugin.initStatus;
+    record.reason = err.message[0] ? std::string(err.message)
+                                   : std::string("init returned ") +
+                                         std::to_string(plugin.initStatus);
+    report.push_back(record);
+    return;
+  }
+  plugin.deviceCount = plugin.runtime->device_count();
+  if (plugin.deviceCount == 0) {
+    record.code = HD_ERROR_NO_DEVICE;
+    record.reason = "initialised, but reports no device";
+    report.push_back(record);
+  }
 }
 
 hd_status loadCompilerPart(Plugin &plugin, hd_error *err) {

@@ -1,8 +1,9 @@
 //===- PluginLoader.h - Finding and opening target plugins ------*- C++ -*-===//
 //
 // Searches HADRON_PLUGIN_PATH, then the install's plugin directory, for
-// runtime parts, checks each descriptor against this runtime's ABI and
-// initialises it. Every failure becomes a LoadRecord; none is dropped.
+// runtime parts and checks each descriptor against this runtime's ABI;
+// initPlugin initialises one (its driver) when devices are first needed.
+// Every failure becomes a LoadRecord; none is dropped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_RUNTIME_PLUGINLOADER_H
@@ -51,8 +52,13 @@ struct LoadResult {
 /// `<directory of libhadron-runtime.so>/hadron/plugins`.
 std::vector<std::string> pluginSearchDirs();
 
-/// Loads every plugin found in `dirs`.
+/// Loads every plugin found in `dirs` (their runtime parts' init has not
+/// run: initPlugin, once devices are asked for).
 LoadResult loadPlugins(const std::vector<std::string> &dirs);
+
+/// Runs `plugin`'s init (which opens its driver) and counts its devices; a
+/// failure or no device is added to `report`.
+void initPlugin(Plugin &plugin, std::vector<LoadRecord> &report);
 
 /// Loads `plugin`'s compiler part if it is not loaded yet. The caller holds
 /// the lock that guards `plugin.compiler`.
