@@ -88,6 +88,19 @@ def _mangle(v: Any) -> str:
     return "".join(c if c.isalnum() else "_" for c in s)[:32]
 
 
+def _int_kind(v: int) -> str:
+    """An integer argument's kind: i32 or i64, specialised as Triton does
+    when it is 1 (the body sees the constant: a unit stride makes accesses
+    contiguous) or a multiple of 16 (known divisible: aligned vectors).
+    python/src/Launcher.cpp's classify makes the same choice."""
+    kind = "i32" if _INT32[0] <= v < _INT32[1] else "i64"
+    if v == 1:
+        return kind + "=1"
+    if v % 16 == 0:
+        return kind + "%16"
+    return kind
+
+
 class CompiledKernel:
     """One specialisation loaded on one device."""
 
@@ -310,7 +323,7 @@ class JITFunction:
                 kinds.append(v.kind)
                 launch_args.append(v.buffer)
             elif t is int:
-                kinds.append("i32" if _INT32[0] <= v < _INT32[1] else "i64")
+                kinds.append(_int_kind(v))
                 launch_args.append(v)
             elif t is float:
                 kinds.append("f32")
@@ -320,7 +333,7 @@ class JITFunction:
                 launch_args.append(int(v))
             elif isinstance(v, numbers.Integral):
                 v = int(v)
-                kinds.append("i32" if _INT32[0] <= v < _INT32[1] else "i64")
+                kinds.append(_int_kind(v))
                 launch_args.append(v)
             elif isinstance(v, numbers.Real):
                 kinds.append("f32")
@@ -486,6 +499,13 @@ class JITFunction:
                     elem = hl._BY_TEXT[kind[1]]
                     t = _builder.arg(hl.pointer_type(elem).handle, 16)
                     scope[name] = hl.tensor(t, frozenset({runtime_index}))
+                elif kind.endswith("=1"):
+                    # Specialised: the argument stays in the signature, the
+                    # body sees the constant (Triton's specialisation of 1).
+                    _builder.arg(hl._BY_TEXT[kind[:-2]].handle, 0)
+                    scope[name] = 1
+                elif kind.endswith("%16"):
+                    scope[name] = hl.tensor(_builder.arg(hl._BY_TEXT[kind[:-3]].handle, 16))
                 else:
                     scope[name] = hl.tensor(_builder.arg(hl._BY_TEXT[kind].handle, 0))
                 runtime_index += 1

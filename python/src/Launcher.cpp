@@ -65,10 +65,15 @@ namespace {
 constexpr size_t kMaxParams = 32;
 
 /// An argument's part of the key: a scalar's hd_arg_kind (I1, I32, I64,
-/// F32), a pointer's element kind with kPointer set, kDescriptor (the rest
-/// of its key is the descriptor's kind) or kConstant.
+/// F32), with kIntOne or kIntDiv16 set for an integer equal to 1 or
+/// divisible by 16 (specialised, as jit.py's _int_kind), a pointer's element
+/// kind with kPointer set, kDescriptor (the rest of its key is the
+/// descriptor's kind) or kConstant.
+constexpr uint8_t kKindMask = 0x0f;
 constexpr uint8_t kPointer = 0x10;
+constexpr uint8_t kIntOne = 0x20;
 constexpr uint8_t kDescriptor = 0x40;
+constexpr uint8_t kIntDiv16 = 0x60;
 constexpr uint8_t kConstant = 0x80;
 
 /// hadron.RuntimeError, set by bindLauncher (the module lives as long as
@@ -313,6 +318,7 @@ private:
       if (overflow)
         return false;
       code = x >= INT32_MIN && x <= INT32_MAX ? HD_ARG_I32 : HD_ARG_I64;
+      code |= x == 1 ? kIntOne : x % 16 == 0 ? kIntDiv16 : 0;
       a.value.i = x;
       return true;
     }
@@ -522,7 +528,7 @@ private:
         continue;
       hd_arg_kind want = c.codes[i] == kDescriptor ? HD_ARG_TENSOR_DESC
                          : (c.codes[i] & kPointer) ? HD_ARG_PTR
-                                                   : static_cast<hd_arg_kind>(c.codes[i]);
+                                                   : static_cast<hd_arg_kind>(c.codes[i] & kKindMask);
       if (sig.args[j++] != want)
         return;
     }
