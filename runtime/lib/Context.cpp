@@ -22,31 +22,43 @@ hd_status forwardPluginError(hd_error *err, const hd_device *device, const char 
 
 } // namespace hadron::runtime
 
+namespace {
+/// Initialises the runtime parts and lists their devices (ensureDevices).
+void findDevices(hd_context &ctx) {
+  for (auto &plugin : ctx.plugins)
+    initPlugin(*plugin, ctx.report);
+
+  for (auto &plugin : ctx.plugins) {
+    for (uint32_t i = 0; i < plugin->deviceCount; ++i) {
+      auto device = std::make_unique<hd_device>();
+      device->context = &ctx;
+      device->plugin = plugin.get();
+      device->index = i;
+      device->name = plugin->name + ":" + std::to_string(i);
+      device->info.struct_size = sizeof(hd_device_info);
+      hd_error pluginErr;
+      clearError(&pluginErr);
+      if (plugin->runtime->device_info(i, &device->info, &pluginErr) != HD_OK) {
+        ctx.report.push_back({plugin->path, plugin->name, pluginErr.code,
+                             device->name + ": device_info failed: " + pluginErr.message});
+        continue;
+      }
+      device->info.struct_size = sizeof(hd_device_info);
+      ctx.devices.push_back(std::move(device));
+    }
+  }
+}
+} // namespace
+
 void hadron::runtime::ensureDevices(const hd_context &constCtx) {
   // Logically const: what a context finds is fixed, only found late.
   hd_context &ctx = const_cast<hd_context &>(constCtx);
   std::call_once(ctx.devicesFound, [&ctx] {
-    for (auto &plugin : ctx.plugins)
-      initPlugin(*plugin, ctx.report);
-
-    for (auto &plugin : ctx.plugins) {
-      for (uint32_t i = 0; i < plugin->deviceCount; ++i) {
-        auto device = std::make_unique<hd_device>();
-        device->context = &ctx;
-        device->plugin = plugin.get();
-        device->index = i;
-        device->name = plugin->name + ":" + std::to_string(i);
-        device->info.struct_size = sizeof(hd_device_info);
-        hd_error pluginErr;
-        clearError(&pluginErr);
-        if (plugin->runtime->device_info(i, &device->info, &pluginErr) != HD_OK) {
-          ctx.report.push_back({plugin->path, plugin->name, pluginErr.code,
-                                 device->name + ": device_info failed: " + pluginErr.message});
-          continue;
-        }
-        device->info.struct_size = sizeof(hd_device_info);
-        ctx.devices.push_back(std::move(device));
-      }
+    // Called from the C API, which must not throw: out of host memory, the
+    // devices found so far are all there are.
+    try {
+      findDevices(ctx);
+    } catch (const std::bad_alloc &) {
     }
   });
 }
