@@ -878,10 +878,14 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   k.name = k.ir.substr(at, end - at);
   // A persistent kernel (one program per compute unit) says so in its name.
   k.persistent = k.name.find("persistent") != std::string::npos;
-  // A and B as tensor descriptors when the signature says so.
+  // A, B (and C) as tensor descriptors when the signature says so.
   size_t body = k.ir.find("attributes", end);
-  k.descriptors = k.ir.substr(end, body == std::string::npos ? std::string::npos : body - end)
-                      .find("!hd.tensor_desc") != std::string::npos;
+  std::string signature =
+      k.ir.substr(end, body == std::string::npos ? std::string::npos : body - end);
+  k.descriptors = 0;
+  for (size_t at = signature.find("!hd.tensor_desc"); at != std::string::npos;
+       at = signature.find("!hd.tensor_desc", at + 1))
+    ++k.descriptors;
   out = {k};
   return true;
 }

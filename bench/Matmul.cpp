@@ -46,16 +46,16 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
     grid = {std::min<uint32_t>(grid[0] * grid[1], std::max(1u, dev.info().compute_units)), 1, 1};
   std::vector<hd_arg> args{da->arg(), db->arg(), dc->arg(), rt::arg::i32(int32_t(m)),
                            rt::arg::i32(int32_t(n)), rt::arg::i32(int32_t(k))};
-  // Row-major A (m x k) and B (k x n) as tensor descriptors.
-  hd_tensor_desc ad{}, bd{};
-  ad.base = da->devicePtr(), ad.rank = 2, ad.shape[0] = m, ad.shape[1] = k;
-  ad.strides[0] = k, ad.strides[1] = 1;
-  bd.base = db->devicePtr(), bd.rank = 2, bd.shape[0] = k, bd.shape[1] = n;
-  bd.strides[0] = n, bd.strides[1] = 1;
-  if (mk.descriptors) {
-    args[0].kind = args[1].kind = HD_ARG_TENSOR_DESC;
-    args[0].value.desc = &ad;
-    args[1].value.desc = &bd;
+  // Row-major A (m x k), B (k x n) and C (m x n) as tensor descriptors.
+  std::array<hd_tensor_desc, 3> descs{};
+  const uint64_t rows[3] = {m, k, m}, cols[3] = {k, n, n};
+  const rt::Buffer *bufs[3] = {&*da, &*db, &*dc};
+  for (unsigned i = 0; i < mk.descriptors && i < 3; ++i) {
+    hd_tensor_desc &d = descs[i];
+    d.base = bufs[i]->devicePtr(), d.rank = 2, d.shape[0] = rows[i], d.shape[1] = cols[i];
+    d.strides[0] = cols[i], d.strides[1] = 1;
+    args[i].kind = HD_ARG_TENSOR_DESC;
+    args[i].value.desc = &d;
   }
   rt::Status s = kernel.launch(grid, args);
   if (s)

@@ -29,8 +29,9 @@ struct MatmulKernel {
   std::string ir, name;
   uint32_t tileM = 128, tileN = 128;
   std::string arch; ///< the only device arch it runs on, or "" for any GPU
-  /// A and B are tensor descriptors (hd_tensor_desc) instead of pointers.
-  bool descriptors = false;
+  /// How many of A, B and C, in that order, are tensor descriptors
+  /// (hd_tensor_desc) instead of pointers.
+  unsigned descriptors = 0;
   /// One program per compute unit walking the tiles (grid: the smaller of
   /// the tile count and the device's compute units).
   bool persistent = false;

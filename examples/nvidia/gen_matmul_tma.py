@@ -23,7 +23,7 @@ AHEAD = STAGES - 1
 STAGE_BYTES = (BM * BK + BK * BN) * 2
 
 def bases(l):
-    return "[" + ", ".join(f"[{a}, {b}]" for a, b in l) + "]"
+    return "[" + ", ".join("[" + ", ".join(str(x) for x in v) + "]" for v in l) + "]"
 
 acc_regs = [[0, 1], [8, 0], [0, 8]]
 c = 16
@@ -222,10 +222,10 @@ def store_acc(ind):
 {ind}%c16 = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
 {ind}hd.store %cptrs, %c16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #acc>""")
 
-def persistent_head(name):
+def persistent_head(name, c_arg="%c: !hd.ptr<bf16> {hd.divisibility = 16 : i32}"):
     """The persistent kernels' start: constants, tile counts, this program's share."""
     o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
-  func.func @{name}(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
+  func.func @{name}(%a: {A_D}, %b: {B_D}, {c_arg}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
     %cbm = arith.constant {BM} : i32
     %cbn = arith.constant {BN} : i32
     %cbk = arith.constant {BK} : i32
@@ -498,16 +498,73 @@ if WS:
     L[0] = L[0].replace("#c_rows = ", "#c_sh = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#c_rows = ", 1)
     warp_specialized()
 
+# The persistent warp-specialised form stores C through the copy engine:
+# {CH}-column chunks of the tile, staged in two buffers in turn.
+CH = 64
+C_D = f"!hd.tensor_desc<{BM}x{CH}xbf16, #blk>"
+C_RING = f"!hd.memdesc<2x{BM}x{CH}xbf16, #ring>"
+C_T = f"!hd.memdesc<{BM}x{CH}xbf16, #ring, alloc = 2x{BM}x{CH}>"
+
+def acc_chunk_layouts():
+    """Linear layouts that take the accumulator apart into its BN / CH column
+    chunks by moving registers only: the chunk index is register bits of #acc."""
+    def lin(regs, lanes, warps):
+        return f"#hd.linear<{{register = {bases(regs)}, lane = {bases(lanes)}, warp = {bases(warps)}, block = []}}>"
+    warps = WARP + [[64, 0]] if NW == 8 else WARP
+    # (row, c7, c6, col): col = c7 * 128 + c6 * 64 + low.
+    def four(b):
+        r, c = b
+        return [r, (c >> 7) & 1, (c >> 6) & 1, c & 63]
+    def perm(b):  # (row, low, c7, c6)
+        return [b[0], b[3], b[1], b[2]]
+    regs4 = [four(b) for b in acc_regs]
+    lanes4 = [four(b) for b in LANE]
+    warps4 = [four(b) for b in warps]
+    out = {
+        "q4": lin(regs4, lanes4, warps4),
+        "qp": lin([perm(b) for b in regs4], [perm(b) for b in lanes4], [perm(b) for b in warps4]),
+    }
+    # After splitting c6 off: (row, low, c7); after c7: (row, low).
+    regs3 = [perm(b)[:3] for b in regs4 if perm(b)[3] == 0]
+    out["q3"] = lin(regs3, [perm(b)[:3] for b in lanes4], [perm(b)[:3] for b in warps4])
+    regs2 = [b[:2] for b in regs3 if b[2] == 0]
+    out["q2"] = lin(regs2, [perm(b)[:2] for b in lanes4], [perm(b)[:2] for b in warps4])
+    return out
+
+def store_tma(ind):
+    """Stores %done (the accumulator) to the tile at (%m0_e, %n0_e) through the
+    copy engine: each chunk goes into a staging buffer (once the store that
+    last read it has), then out with hd.async_tensor_store."""
+    assert BN == 256 and CH == 64
+    q = "tensor<{}x{}xbf16, #{}>"
+    o(f"""{ind}%c16 = arith.truncf %done : tensor<{BM}x{BN}xf32, #acc> to tensor<{BM}x{BN}xbf16, #acc>
+{ind}// Column chunk j of the tile is registers of one value of bits 6 and 7
+{ind}// of the column: reshape, permute and split pick them (no data moves).
+{ind}%c4 = hd.reshape %c16 : tensor<{BM}x{BN}xbf16, #acc> -> tensor<{BM}x2x2x{CH}xbf16, #q4>
+{ind}%cpm = hd.permute %c4, [0, 3, 1, 2] : tensor<{BM}x2x2x{CH}xbf16, #q4> -> tensor<{BM}x{CH}x2x2xbf16, #qp>
+{ind}%h0, %h1 = hd.split %cpm : tensor<{BM}x{CH}x2x2xbf16, #qp> -> tensor<{BM}x{CH}x2xbf16, #q3>, tensor<{BM}x{CH}x2xbf16, #q3>
+{ind}%q0, %q2 = hd.split %h0 : tensor<{BM}x{CH}x2xbf16, #q3> -> tensor<{BM}x{CH}xbf16, #q2>, tensor<{BM}x{CH}xbf16, #q2>
+{ind}%q1, %q3 = hd.split %h1 : tensor<{BM}x{CH}x2xbf16, #q3> -> tensor<{BM}x{CH}xbf16, #q2>, tensor<{BM}x{CH}xbf16, #q2>""")
+    for j in range(BN // CH):
+        o(f"""{ind}hd.async_tensor_store_wait pending = 1
+{ind}%cbuf{j} = hd.memdesc_index %c_smem[%s{j % 2}] : {C_RING} -> {C_T}
+{ind}hd.local_store %q{j}, %cbuf{j} : tensor<{BM}x{CH}xbf16, #q2> -> {C_T}
+{ind}%cn{j} = arith.constant {j * CH} : i32
+{ind}%nj{j} = arith.addi %n0_e, %cn{j} : i32
+{ind}hd.async_tensor_store %cd[%m0_e, %nj{j}], %cbuf{j} : {C_T} -> {C_D}""")
+
 def ws_persistent():
     del L[BODY:]
     T = f"tensor<{BM}x{BN}xf32, #acc>"
-    persistent_head("matmul_tma_ws_persistent")
+    for name, layout in acc_chunk_layouts().items():
+        L[BODY - 1] = L[BODY - 1].rstrip("\n") + f"\n#{name} = {layout}"
+    persistent_head("matmul_tma_ws_persistent", f"%cd: {C_D}")
     o(f"""    %lb = arith.constant 0 : index
     %step1 = arith.constant 1 : index
     %ub_t = arith.index_cast %mine : i32 to index
     %ub_k = arith.index_cast %nk : i32 to index""")
     ring_and_barriers()
-
+    o(f"""    %c_smem = hd.local_alloc -> {C_RING}""")
     o(f"""    hd.warp_specialize warps [1] default {{
       // Consumers: tile after tile; global step g = t * nk + k picks the
       // stage and phase, and each step hands back the previous one.
@@ -524,10 +581,12 @@ def ws_persistent():
         %tj = arith.muli %t, %nprog : i32
         %tile = arith.addi %pid, %tj : i32""")
     tile_coords("_e", "%tile", "        ")
-    o(f"""        // The tile, stored from the accumulator's registers while the
-        // producer fills the ring with the next tile's steps.""")
-    store_acc("        ")
+    o(f"""        // The tile goes out through the copy engine while the producer
+        // fills the ring with the next tile's steps.""")
+    store_tma("        ")
     o(f"""      }}
+      // Every store has landed before the kernel ends.
+      hd.async_tensor_store_wait pending = 0
       hd.warp_return
     }} partitions {{
       // Producer: the same steps, each into its stage once released.
@@ -557,8 +616,12 @@ if WSP:
 // min(tiles, SMs)) takes tiles pid, pid + nprog, ...; a producer warp
 // (hd.warp_specialize) fills the ring step after step across tiles as the
 // {NW} consumer warps release stages (hd.mbarrier_arrive per_warp), so the
-// next tile's first steps land while the consumers store this one straight
-// from the accumulator's registers.
+// next tile's first steps land while the consumers store this one. C is a
+// tensor descriptor of {BM}x64 blocks: the consumers put each 64-column chunk
+// of the accumulator (registers only: reshape, permute, split) into one of
+// two staging buffers and hd.async_tensor_store sends it out, waiting only
+// for the store that last read that buffer (hd.async_tensor_store_wait
+// pending = 1), so the stores overlap the next tile's products.
 // Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} ws-persistent.""")
     ws_persistent()
 print("\n".join(L))

@@ -43,6 +43,27 @@ auto streamBlocks = jit("stream_blocks", [] {
   }
 });
 
+// The other way: block i (read from `in`, kBlocks blocks one after the
+// other) is staged in ring stage i % 2 and stored with hd.async_tensor_store
+// at (row0 + 16 i, col0) of the tensor `dst` describes; a stage is written
+// again only after the store that read it has been retired.
+auto storeBlocks = jit("store_blocks", [] {
+  TensorDescriptor dst = tensor_descriptor_arg(float32, {kRows, kCols}, kStage);
+  Tensor in = arg(pointer_type(float32), {.divisibility = 16});
+  Tensor row0 = arg(int32), col0 = arg(int32);
+  SharedMemory ring = allocate_shared_memory(float32, {2, kRows, kCols}, Swizzled{4, 1, 8, {2, 1, 0}});
+  Tensor rows = expand_dims(arange(0, kRows, Slice{1, kTile}), 1);
+  Tensor cols = expand_dims(arange(0, kCols, Slice{0, kTile}), 0);
+  Tensor offsets = broadcast(rows * kCols, {kRows, kCols}) + broadcast(cols, {kRows, kCols});
+  for (int i = 0; i < kBlocks; ++i) {
+    SharedMemory stage = ring.index(i % 2);
+    async_tensor_store_wait(1);
+    stage.store(load(in + (offsets + i * kRows * kCols)));
+    async_tensor_store(dst, {row0 + i * kRows, col0}, stage);
+  }
+  async_tensor_store_wait(0);
+});
+
 // Waits for phase 0 twice: the second wait has nothing left to arrive.
 auto waitTwice = jit("wait_twice", [] {
   Tensor out = arg(pointer_type(int32));
@@ -114,6 +135,63 @@ TEST(TensorCopy, RingOfStagesMatchesTheHostReference) {
         }
     for (size_t i = n; i < n + slack; ++i)
       ASSERT_TRUE(std::isnan(got[i])) << "element " << i << " past the blocks was written";
+  }
+}
+
+TEST(TensorCopy, StoresOfStagedBlocksLandInsideTheTensorOnly) {
+  auto mod = storeBlocks.specialize({.numWarps = 4});
+  ASSERT_TRUE(mod);
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"hd.async_tensor_store_wait pending = 1",
+                                          "hd.local_store", "hd.async_tensor_store",
+                                          "hd.async_tensor_store_wait pending = 0"}));
+  runtime::Device &dev = host();
+  auto module = dev.loadIR(mod->str());
+  ASSERT_TRUE(module) << module.status().message();
+  auto kernel = module->kernel(mod->kernelName());
+  ASSERT_TRUE(kernel) << kernel.status().message();
+
+  const std::array<int32_t, 2> origins[] = {{0, 0}, {-5, 30}, {30, -20}, {100, 0}, {7, 3}};
+  for (auto [row0, col0] : origins) {
+    SCOPED_TRACE("origin " + std::to_string(row0) + "," + std::to_string(col0));
+    const int64_t rows = 40, cols = 50, stride = 64;
+    std::vector<float> blocks = random<float>(size_t(kBlocks) * kRows * kCols, -8.f, 8.f);
+    auto in = dev.alloc(blocks.size() * 4);
+    ASSERT_TRUE(in);
+    ASSERT_TRUE(in->copyFromHost(blocks.data(), blocks.size() * 4));
+    const size_t slack = 32;
+    std::vector<float> got = poisoned<float>(size_t(rows * stride) + slack);
+    auto out = dev.alloc(got.size() * 4);
+    ASSERT_TRUE(out);
+    ASSERT_TRUE(out->copyFromHost(got.data(), got.size() * 4));
+    hd_tensor_desc d{};
+    d.base = out->devicePtr();
+    d.rank = 2;
+    d.shape[0] = uint64_t(rows), d.shape[1] = uint64_t(cols);
+    d.strides[0] = uint64_t(stride), d.strides[1] = 1;
+    hd_arg descArg{};
+    descArg.kind = HD_ARG_TENSOR_DESC;
+    descArg.value.desc = &d;
+    auto st = kernel->launch({1, 1, 1}, {descArg, in->arg(), runtime::arg::i32(row0),
+                                         runtime::arg::i32(col0)});
+    ASSERT_TRUE(st) << st.message();
+    ASSERT_TRUE(dev.synchronize());
+    ASSERT_TRUE(out->copyToHost(got.data(), got.size() * 4));
+    // What each element of the tensor (and past it) must hold.
+    std::vector<float> want(got.size(), std::nanf(""));
+    for (int i = 0; i < kBlocks; ++i)
+      for (int y = 0; y < kRows; ++y)
+        for (int x = 0; x < kCols; ++x) {
+          int64_t r = row0 + i * kRows + y, c = col0 + x;
+          if (r >= 0 && r < rows && c >= 0 && c < cols)
+            want[r * stride + c] = blocks[(i * kRows + y) * kCols + x];
+        }
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(want[i]))
+        ASSERT_TRUE(std::isnan(got[i])) << "element " << i << " (row " << i / stride << ", col "
+                                        << i % stride << ") is outside every block, was written";
+      else
+        ASSERT_EQ(got[i], want[i]) << "row " << i / stride << ", col " << i % stride;
+    }
   }
 }
 

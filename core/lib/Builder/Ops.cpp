@@ -1491,14 +1491,11 @@ void mbarrier_wait(const SharedMemory &barrier, const Operand &phase, SourceLoc 
   t.checked(hd::MBarrierWaitOp::create(t.b, t.at(loc), bar, p), loc, what);
 }
 
-void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
-                       const SharedMemory &barrier, const SharedMemory &dst, const Tensor &pred,
-                       SourceLoc loc) {
-  Trace &t = Trace::current(loc);
-  const std::string what = "async_tensor_copy";
-  hd::TensorDescType type = descType(t, desc, loc, what);
-  Value bar = barrierOf(t, barrier, loc, what);
-  memdesc(t, dst, loc, what);
+namespace {
+/// The i32 coordinates of a block of `type`.
+SmallVector<Value> blockCoords(Trace &t, hd::TensorDescType type,
+                               const std::vector<Operand> &coords, SourceLoc loc,
+                               const std::string &what) {
   if (coords.size() != type.getShape().size())
     t.fail(loc, what, std::to_string(coords.size()) + " coordinates for blocks of rank " +
                           std::to_string(type.getShape().size()));
@@ -1510,9 +1507,41 @@ void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> 
       t.fail(loc, what, "a coordinate is " + str(v.getType()) + "; it must be an i32 scalar");
     cs.push_back(v);
   }
+  return cs;
+}
+} // namespace
+
+void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
+                       const SharedMemory &barrier, const SharedMemory &dst, const Tensor &pred,
+                       SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "async_tensor_copy";
+  hd::TensorDescType type = descType(t, desc, loc, what);
+  Value bar = barrierOf(t, barrier, loc, what);
+  memdesc(t, dst, loc, what);
+  SmallVector<Value> cs = blockCoords(t, type, coords, loc, what);
   t.checked(hd::AsyncTensorCopyOp::create(t.b, t.at(loc), desc.value(), cs, bar, dst.value(),
                                           predOf(t, pred, loc, what)),
             loc, what);
+}
+
+void async_tensor_store(const TensorDescriptor &desc, const std::vector<Operand> &coords,
+                        const SharedMemory &src, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "async_tensor_store";
+  hd::TensorDescType type = descType(t, desc, loc, what);
+  memdesc(t, src, loc, what);
+  SmallVector<Value> cs = blockCoords(t, type, coords, loc, what);
+  t.checked(hd::AsyncTensorStoreOp::create(t.b, t.at(loc), desc.value(), cs, src.value()), loc,
+            what);
+}
+
+void async_tensor_store_wait(int pending, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "async_tensor_store_wait";
+  if (pending < 0)
+    t.fail(loc, what, "pending = " + std::to_string(pending) + "; it must be >= 0");
+  t.checked(hd::AsyncTensorStoreWaitOp::create(t.b, t.at(loc), pending), loc, what);
 }
 
 void fence_async_shared(SourceLoc loc) {

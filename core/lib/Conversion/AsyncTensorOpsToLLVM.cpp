@@ -1,7 +1,7 @@
 //===- AsyncTensorOpsToLLVM.cpp - Barriers and bulk tensor copies ---------===//
 //
-// hd.mbarrier_init/expect/arrive/wait, hd.async_tensor_copy and
-// hd.fence_async_shared. Every thread of the CTA runs them; one thread, the
+// hd.mbarrier_init/expect/arrive/wait, hd.async_tensor_copy,
+// hd.async_tensor_store(_wait) and hd.fence_async_shared. Every thread of the CTA runs them; one thread, the
 // leader (lane 0 of warp 0), does the work that happens once per CTA.
 //
 // A target with a copy engine (TargetHooks::hasTensorCopyEngine) gets the
@@ -16,7 +16,9 @@
 //    runs as one thread (TargetHooks::foldsThreadsIntoRegisters) a wait
 //    that has not completed never will, and fails as an assertion;
 //  - a tensor copy is a loop of the leader over the block's elements
-//    (zeros outside the tensor), followed by a CTA barrier.
+//    (zeros outside the tensor), followed by a CTA barrier; a tensor store
+//    is the same loop the other way (nothing written outside the tensor),
+//    and waiting for stores is a CTA barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,6 +211,146 @@ struct MBarrierWaitLowering : TilePattern<MBarrierWaitOp> {
   }
 };
 
+/// The swizzle span (0: unswizzled row-major) of `tile`, a block of `desc`,
+/// as a copy engine reads or writes it, or an error on `op`.
+FailureOr<unsigned> engineSwizzle(Operation *op, TensorDescType descType, MemDescType tile) {
+  if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(descType.getEncoding())) {
+    if (matrix.getTransposed())
+      return op->emitOpError()
+             << "copies a transposed " << descType.getEncoding()
+             << ": a copy engine moves the descriptor's innermost dim contiguously; use the "
+                "untransposed layout and view it with hd.memdesc_permute";
+    return matrix.getSwizzle();
+  }
+  std::string why;
+  auto addr = sharedAddressing(tile, why);
+  if (failed(addr))
+    return op->emitOpError() << why;
+  // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
+  int64_t expect = 1;
+  ArrayRef<int64_t> block = descType.getShape();
+  for (int d = int(block.size()) - 1; d >= 0; --d)
+    for (int64_t off : addr->lin[d]) {
+      if (off != expect)
+        return op->emitOpError() << "copies " << descType.getEncoding()
+                                 << " tiles: the target's copy engine moves #hd.matrix_shared "
+                                    "tiles or unswizzled row-major ones";
+      expect *= 2;
+    }
+  return 0u;
+}
+
+/// The generic tensor copy, run by one thread: for (i = 0; i < numel; ++i)
+/// with `toShared`, tile[coords of i] = in bounds ? global[...] : 0;
+/// without, global[...] = tile[coords of i] where in bounds.
+void blockLoop(ConversionPatternRewriter &rewriter, Location loc, TargetHooks &hooks, Value desc,
+             ValueRange coords, ArrayRef<int64_t> block, Type elem,
+             const SharedAddressing &addr, MemDesc dst, bool toShared) {
+  const int rank = block.size();
+  Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
+  int64_t numel = 1;
+  for (int64_t n : block)
+    numel *= n;
+  Value base = LLVM::IntToPtrOp::create(
+      rewriter, loc,
+      LLVM::LLVMPointerType::get(rewriter.getContext(), hooks.globalAddressSpace()),
+      LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{0}).getResult());
+  SmallVector<Value> shape, strides, start;
+  for (int d = 0; d < rank; ++d) {
+    shape.push_back(LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{1, d}));
+    strides.push_back(
+        LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{2, d}));
+    start.push_back(LLVM::SExtOp::create(rewriter, loc, i64, coords[d]));
+  }
+
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *header = rewriter.createBlock(after, {i32}, {loc});
+  Block *body = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{i32Const(rewriter, loc, 0)}, header);
+  rewriter.setInsertionPointToEnd(header);
+  Value i = header->getArgument(0);
+  Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, i,
+                                    i32Const(rewriter, loc, numel));
+  LLVM::CondBrOp::create(rewriter, loc, more, body, after);
+
+  rewriter.setInsertionPointToEnd(body);
+  // Coordinates in the block: dims are powers of two, innermost last.
+  Value inBounds, offset = i64Const(rewriter, loc, 0), lin, stack;
+  int shift = 0;
+  for (int d = rank - 1; d >= 0; --d) {
+    int bits = llvm::Log2_64(block[d]);
+    Value c = LLVM::AndOp::create(
+        rewriter, loc, LLVM::LShrOp::create(rewriter, loc, i, i32Const(rewriter, loc, shift)),
+        i32Const(rewriter, loc, block[d] - 1));
+    shift += bits;
+    // Where it lies in the tensor.
+    Value g = LLVM::AddOp::create(rewriter, loc, start[d],
+                                  LLVM::ZExtOp::create(rewriter, loc, i64, c));
+    Value ok = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, g,
+                             i64Const(rewriter, loc, 0)),
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, g, shape[d]));
+    inBounds = inBounds ? LLVM::AndOp::create(rewriter, loc, inBounds, ok).getResult() : ok;
+    offset = LLVM::AddOp::create(rewriter, loc, offset,
+                                 LLVM::MulOp::create(rewriter, loc, g, strides[d]));
+    // Where it lands in shared memory.
+    for (int bit = 0; bit < bits && bit < int(addr.lin[d].size()); ++bit) {
+      int64_t l = addr.lin[d][bit], s = addr.stack[d][bit];
+      if (l == 0 && s == 0)
+        continue;
+      Value set = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, c, i32Const(rewriter, loc, bit)),
+          i32Const(rewriter, loc, 1));
+      if (l) {
+        Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, l));
+        lin = lin ? LLVM::XOrOp::create(rewriter, loc, lin, term).getResult() : term;
+      }
+      if (s) {
+        Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, s));
+        stack = stack ? LLVM::AddOp::create(rewriter, loc, stack, term).getResult() : term;
+      }
+    }
+  }
+  Value off = lin ? lin : i32Const(rewriter, loc, 0);
+  off = LLVM::XOrOp::create(rewriter, loc, off, dst.origin);
+  if (!addr.paddings.empty()) {
+    Value padded = off;
+    for (auto [log2Interval, padding] : addr.paddings) {
+      Value blocks = LLVM::LShrOp::create(rewriter, loc, off, i32Const(rewriter, loc, log2Interval));
+      padded = LLVM::AddOp::create(
+          rewriter, loc, padded,
+          LLVM::MulOp::create(rewriter, loc, blocks, i32Const(rewriter, loc, padding)));
+    }
+    off = padded;
+  }
+  if (stack)
+    off = LLVM::AddOp::create(rewriter, loc, off, stack);
+  Value tile = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
+                                   ValueRange{off});
+  if (toShared) {
+    // Out of bounds: read the base element (always valid), store zero.
+    Value safe =
+        LLVM::SelectOp::create(rewriter, loc, inBounds, offset, i64Const(rewriter, loc, 0));
+    Value src = LLVM::GEPOp::create(rewriter, loc, base.getType(), elem, base, ValueRange{safe});
+    Value v = LLVM::LoadOp::create(rewriter, loc, elem, src, addr.elemBytes);
+    Value zero = LLVM::ZeroOp::create(rewriter, loc, elem);
+    v = LLVM::SelectOp::create(rewriter, loc, inBounds, v, zero);
+    LLVM::StoreOp::create(rewriter, loc, v, tile, addr.elemBytes);
+  } else {
+    emitIf(rewriter, loc, inBounds, [&] {
+      Value v = LLVM::LoadOp::create(rewriter, loc, elem, tile, addr.elemBytes);
+      Value to = LLVM::GEPOp::create(rewriter, loc, base.getType(), elem, base, ValueRange{offset});
+      LLVM::StoreOp::create(rewriter, loc, v, to, addr.elemBytes);
+    });
+  }
+  Value next = LLVM::AddOp::create(rewriter, loc, i, i32Const(rewriter, loc, 1));
+  LLVM::BrOp::create(rewriter, loc, ValueRange{next}, header);
+  rewriter.setInsertionPointToStart(after);
+}
+
 struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
   using TilePattern::TilePattern;
 
@@ -226,35 +368,13 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
     SmallVector<int64_t> block(descType.getShape());
 
     if (hooks.hasTensorCopyEngine()) {
-      unsigned swizzle = 0;
-      if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(descType.getEncoding())) {
-        if (matrix.getTransposed())
-          return op->emitOpError()
-                 << "copies into a transposed " << descType.getEncoding()
-                 << ": a copy engine writes the descriptor's innermost dim contiguously; copy "
-                    "into the untransposed layout and view it with hd.memdesc_permute";
-        swizzle = matrix.getSwizzle();
-      } else {
-        std::string why;
-        auto addr = sharedAddressing(dstType, why);
-        if (failed(addr))
-          return op->emitOpError() << why;
-        // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
-        int64_t expect = 1;
-        for (int d = int(block.size()) - 1; d >= 0; --d)
-          for (int64_t off : addr->lin[d]) {
-            if (off != expect)
-              return op->emitOpError()
-                     << "copies into " << descType.getEncoding()
-                     << ": the target's copy engine writes #hd.matrix_shared tiles or "
-                        "unswizzled row-major ones";
-            expect *= 2;
-          }
-      }
+      FailureOr<unsigned> swizzle = engineSwizzle(op, descType, dstType);
+      if (failed(swizzle))
+        return failure();
       Value tile = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
                                        ValueRange{dst.origin});
       std::string err = hooks.tensorCopy(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
-                                         block, elemBytes, swizzle, tile, barrier, leader);
+                                         block, elemBytes, *swizzle, tile, barrier, leader);
       if (!err.empty())
         return op->emitOpError() << err;
       rewriter.eraseOp(op);
@@ -265,112 +385,75 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
     auto addr = sharedAddressing(dstType, why);
     if (failed(addr))
       return op->emitOpError() << why;
-    emitIf(rewriter, loc, leader, [&] { copyLoop(rewriter, loc, adaptor, block, elem, *addr, dst); });
+    emitIf(rewriter, loc, leader, [&] {
+      blockLoop(rewriter, loc, lowering.hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem,
+                *addr, dst, /*toShared=*/true);
+    });
     // The block is visible to the CTA before anyone arrives or waits.
     barrierHere(hooks, rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
+};
 
-  /// for (i = 0; i < numel; ++i) dst[coords of i] = in bounds ? src[...] : 0
-  void copyLoop(ConversionPatternRewriter &rewriter, Location loc, OpAdaptor adaptor,
-                ArrayRef<int64_t> block, Type elem, const SharedAddressing &addr,
-                MemDesc dst) const {
-    const int rank = block.size();
-    Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
-    int64_t numel = 1;
-    for (int64_t n : block)
-      numel *= n;
-    Value desc = adaptor.getDesc();
-    Value base = LLVM::IntToPtrOp::create(
-        rewriter, loc,
-        LLVM::LLVMPointerType::get(rewriter.getContext(), lowering.hooks.globalAddressSpace()),
-        LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{0}).getResult());
-    SmallVector<Value> shape, strides, start;
-    for (int d = 0; d < rank; ++d) {
-      shape.push_back(LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{1, d}));
-      strides.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, desc, ArrayRef<int64_t>{2, d}));
-      start.push_back(LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getCoords()[d]));
-    }
+struct AsyncTensorStoreLowering : TilePattern<AsyncTensorStoreOp> {
+  using TilePattern::TilePattern;
 
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-    Block *header = rewriter.createBlock(after, {i32}, {loc});
-    Block *body = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::BrOp::create(rewriter, loc, ValueRange{i32Const(rewriter, loc, 0)}, header);
-    rewriter.setInsertionPointToEnd(header);
-    Value i = header->getArgument(0);
-    Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, i,
-                                      i32Const(rewriter, loc, numel));
-    LLVM::CondBrOp::create(rewriter, loc, more, body, after);
+  LogicalResult matchAndRewrite(AsyncTensorStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    TargetHooks &hooks = lowering.hooks;
+    TensorDescType descType = op.getDesc().getType();
+    MemDescType srcType = op.getSrc().getType();
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
+    const unsigned elemBytes = srcType.getElementType().getIntOrFloatBitWidth() / 8;
+    SmallVector<int64_t> block(descType.getShape());
+    FailureOr<unsigned> swizzle = 0u;
+    if (hooks.hasTensorCopyEngine() && failed(swizzle = engineSwizzle(op, descType, srcType)))
+      return failure();
+    std::string why;
+    auto addr = sharedAddressing(srcType, why);
+    if (failed(addr))
+      return op->emitOpError() << why;
 
-    rewriter.setInsertionPointToEnd(body);
-    // Coordinates in the block: dims are powers of two, innermost last.
-    Value inBounds, offset = i64Const(rewriter, loc, 0), lin, stack;
-    int shift = 0;
-    for (int d = rank - 1; d >= 0; --d) {
-      int bits = llvm::Log2_64(block[d]);
-      Value c = LLVM::AndOp::create(
-          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, i, i32Const(rewriter, loc, shift)),
-          i32Const(rewriter, loc, block[d] - 1));
-      shift += bits;
-      // Where it lies in the tensor.
-      Value g = LLVM::AddOp::create(rewriter, loc, start[d],
-                                    LLVM::ZExtOp::create(rewriter, loc, i64, c));
-      Value ok = LLVM::AndOp::create(
-          rewriter, loc,
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, g,
-                               i64Const(rewriter, loc, 0)),
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, g, shape[d]));
-      inBounds = inBounds ? LLVM::AndOp::create(rewriter, loc, inBounds, ok).getResult() : ok;
-      offset = LLVM::AddOp::create(rewriter, loc, offset,
-                                   LLVM::MulOp::create(rewriter, loc, g, strides[d]));
-      // Where it lands in shared memory.
-      for (int bit = 0; bit < bits && bit < int(addr.lin[d].size()); ++bit) {
-        int64_t l = addr.lin[d][bit], s = addr.stack[d][bit];
-        if (l == 0 && s == 0)
-          continue;
-        Value set = LLVM::AndOp::create(
-            rewriter, loc, LLVM::LShrOp::create(rewriter, loc, c, i32Const(rewriter, loc, bit)),
-            i32Const(rewriter, loc, 1));
-        if (l) {
-          Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, l));
-          lin = lin ? LLVM::XOrOp::create(rewriter, loc, lin, term).getResult() : term;
-        }
-        if (s) {
-          Value term = LLVM::MulOp::create(rewriter, loc, set, i32Const(rewriter, loc, s));
-          stack = stack ? LLVM::AddOp::create(rewriter, loc, stack, term).getResult() : term;
-        }
-      }
+    // What the CTA wrote is visible to the copy: each thread orders its
+    // writes before the copy engine's reads, then all wait for each other.
+    hooks.fenceAsyncShared(rewriter, loc);
+    barrierHere(hooks, rewriter, loc);
+    MemDesc src = unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    Value leader = leaderOf(rewriter, loc, hooks, Value());
+    if (hooks.hasTensorCopyEngine()) {
+      Value tile = LLVM::GEPOp::create(rewriter, loc, src.base.getType(), elem, src.base,
+                                       ValueRange{src.origin});
+      std::string err = hooks.tensorStore(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
+                                          block, elemBytes, *swizzle, tile, leader);
+      if (!err.empty())
+        return op->emitOpError() << err;
+    } else {
+      // The leader stores the block now; hd.async_tensor_store_wait's
+      // barrier keeps the other threads from overwriting it meanwhile.
+      emitIf(rewriter, loc, leader, [&] {
+        blockLoop(rewriter, loc, hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem,
+                  *addr, src, /*toShared=*/false);
+      });
     }
-    // Out of bounds: read the base element (always valid), store zero.
-    Value safe = LLVM::SelectOp::create(rewriter, loc, inBounds, offset, i64Const(rewriter, loc, 0));
-    Value src = LLVM::GEPOp::create(rewriter, loc, base.getType(), elem, base, ValueRange{safe});
-    Value v = LLVM::LoadOp::create(rewriter, loc, elem, src, addr.elemBytes);
-    Value zero = LLVM::ZeroOp::create(rewriter, loc, elem);
-    v = LLVM::SelectOp::create(rewriter, loc, inBounds, v, zero);
-    Value off = lin ? lin : i32Const(rewriter, loc, 0);
-    off = LLVM::XOrOp::create(rewriter, loc, off, dst.origin);
-    if (!addr.paddings.empty()) {
-      Value padded = off;
-      for (auto [log2Interval, padding] : addr.paddings) {
-        Value blocks = LLVM::LShrOp::create(rewriter, loc, off, i32Const(rewriter, loc, log2Interval));
-        padded = LLVM::AddOp::create(
-            rewriter, loc, padded,
-            LLVM::MulOp::create(rewriter, loc, blocks, i32Const(rewriter, loc, padding)));
-      }
-      off = padded;
-    }
-    if (stack)
-      off = LLVM::AddOp::create(rewriter, loc, off, stack);
-    Value to = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
-                                   ValueRange{off});
-    LLVM::StoreOp::create(rewriter, loc, v, to, addr.elemBytes);
-    Value next = LLVM::AddOp::create(rewriter, loc, i, i32Const(rewriter, loc, 1));
-    LLVM::BrOp::create(rewriter, loc, ValueRange{next}, header);
-    rewriter.setInsertionPointToStart(after);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncTensorStoreWaitLowering : TilePattern<AsyncTensorStoreWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncTensorStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    TargetHooks &hooks = lowering.hooks;
+    if (hooks.hasTensorCopyEngine())
+      hooks.tensorStoreWait(rewriter, loc, op.getPending(), leaderOf(rewriter, loc, hooks, Value()));
+    // The leader's word is everyone's: the tiles may be written again.
+    barrierHere(hooks, rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -390,7 +473,7 @@ void populateAsyncTensorPatterns(TileTypeConverter &converter, Lowering &lowerin
                                  RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, ArriveLowering<MBarrierExpectOp>,
                ArriveLowering<MBarrierArriveOp>, MBarrierWaitLowering, AsyncTensorCopyLowering,
-               FenceAsyncSharedLowering>(converter, lowering);
+               AsyncTensorStoreLowering, AsyncTensorStoreWaitLowering, FenceAsyncSharedLowering>(converter, lowering);
 }
 
 } // namespace hadron::lowering

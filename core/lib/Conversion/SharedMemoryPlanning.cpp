@@ -54,7 +54,7 @@ bool isView(Operation *op) {
 /// Ops that use a memdesc without letting it escape.
 bool isPlainUse(Operation *op) {
   return isa<LocalLoadOp, LocalStoreOp, LocalDeallocOp, AsyncCopyOp, DotOp, AsyncTensorCopyOp,
-             MBarrierInitOp, MBarrierExpectOp, MBarrierArriveOp, MBarrierWaitOp>(op) ||
+             AsyncTensorStoreOp, MBarrierInitOp, MBarrierExpectOp, MBarrierArriveOp, MBarrierWaitOp>(op) ||
          isView(op);
 }
 
@@ -240,6 +240,12 @@ public:
     } else if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       auto [lo, hi] = rangeOf(copy.getDst());
       out.push_back({lo, hi, true});
+    } else if (auto store = dyn_cast<AsyncTensorStoreOp>(op)) {
+      // Its lowering starts with a barrier (the copy reads what the CTA
+      // wrote); the tile is read until an hd.async_tensor_store_wait.
+      internalBarrier = true;
+      auto [lo, hi] = rangeOf(store.getSrc());
+      out.push_back({lo, hi, false});
     } else if (auto dot = dyn_cast<DotOp>(op)) {
       for (Value operand : {dot.getA(), dot.getB()})
         if (isa<MemDescType>(operand.getType())) {
@@ -262,7 +268,8 @@ public:
 
   Pending walkBlock(Block &block, Pending pending) {
     for (Operation &op : block) {
-      if (isa<BarrierOp>(op)) {
+      if (isa<BarrierOp, AsyncTensorStoreWaitOp>(op)) {
+        // (A wait for tensor stores ends with a CTA barrier.)
         pending.clear();
         continue;
       }

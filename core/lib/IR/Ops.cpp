@@ -646,6 +646,24 @@ LogicalResult AsyncTensorCopyOp::verify() {
   return success();
 }
 
+LogicalResult AsyncTensorStoreOp::verify() {
+  TensorDescType desc = getDesc().getType();
+  MemDescType src = getSrc().getType();
+  if (getCoords().size() != desc.getShape().size())
+    return emitOpError() << "gives " << getCoords().size() << " coordinates for a descriptor of "
+                         << desc.getShape().size() << " dims";
+  if (src.getShape() != desc.getShape())
+    return emitOpError() << "stores a [" << src.getShape() << "] tile into blocks of ["
+                         << desc.getShape() << "]";
+  if (src.getElementType() != desc.getElementType())
+    return emitOpError() << "stores a tile of " << src.getElementType() << " into a descriptor of "
+                         << desc.getElementType();
+  if (!sameTilePlacement(desc.getEncoding(), src.getEncoding(), src.getShape()))
+    return emitOpError() << "stores a tile laid out as " << src.getEncoding()
+                         << " into blocks laid out as " << desc.getEncoding();
+  return success();
+}
+
 LogicalResult AsyncWaitOp::verify() {
   if (getPending() < 0)
     return emitOpError() << "pending = " << getPending() << " must be >= 0";

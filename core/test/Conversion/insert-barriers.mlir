@@ -78,6 +78,30 @@ module attributes {hd.num_warps = 4 : i32} {
     hd.mbarrier_wait %bars, %c1 : !hd.memdesc<1xi64, #s>
     return %v : tensor<512xf32, #b>
   }
+  // A tensor store starts with a barrier of its own (the copy reads what
+  // the CTA wrote): none before it. Its tile is read until a store wait,
+  // which ends with a barrier: no other before writing the tile again.
+  // CHECK-LABEL: func.func @tensor_store
+  func.func @tensor_store(%d: !hd.tensor_desc<512xf32, #s>, %i: i32, %x: tensor<512xf32, #b>) attributes {hd.kernel} {
+    %m = hd.local_alloc -> !hd.memdesc<512xf32, #s>
+    // CHECK: hd.local_store
+    // CHECK-NEXT: hd.async_tensor_store
+    // CHECK-NEXT: hd.async_tensor_store_wait pending = 0
+    // CHECK-NEXT: hd.local_store
+    // CHECK-NEXT: hd.async_tensor_store
+    hd.local_store %x, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    hd.async_tensor_store %d[%i], %m : !hd.memdesc<512xf32, #s> -> !hd.tensor_desc<512xf32, #s>
+    hd.async_tensor_store_wait pending = 0
+    hd.local_store %x, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    hd.async_tensor_store %d[%i], %m : !hd.memdesc<512xf32, #s> -> !hd.tensor_desc<512xf32, #s>
+    // Without a wait the planner still orders the CTA's own accesses.
+    // CHECK-NEXT: hd.barrier
+    // CHECK-NEXT: hd.local_store
+    hd.local_store %x, %m : tensor<512xf32, #b> -> !hd.memdesc<512xf32, #s>
+    hd.async_tensor_store_wait pending = 0
+    return
+  }
+
   // The regions of hd.warp_specialize run at once and order what they share
   // with mbarriers: each is planned alone (no barrier for the producer's
   // copy against the consumers' read), a barrier inside one is its warps'

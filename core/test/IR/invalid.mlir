@@ -823,6 +823,52 @@ func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %bar: !hd.memdesc<1xi64, #bs>,
 
 // -----
 
+// Tensor stores: the same checks as copies, the other way.
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %src: !hd.memdesc<64x64xbf16, #m>, %x: i32) {
+  // expected-error @+1 {{gives 1 coordinates for a descriptor of 2 dims}}
+  hd.async_tensor_store %d[%x], %src : !hd.memdesc<64x64xbf16, #m> -> !hd.tensor_desc<64x64xbf16, #m>
+  return
+}
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %src: !hd.memdesc<32x64xbf16, #m>, %x: i32) {
+  // expected-error @+1 {{stores a [32, 64] tile into blocks of [64, 64]}}
+  hd.async_tensor_store %d[%x, %x], %src : !hd.memdesc<32x64xbf16, #m> -> !hd.tensor_desc<64x64xbf16, #m>
+  return
+}
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %src: !hd.memdesc<64x64xf16, #m>, %x: i32) {
+  // expected-error @+1 {{stores a tile of 'f16' into a descriptor of 'bf16'}}
+  hd.async_tensor_store %d[%x, %x], %src : !hd.memdesc<64x64xf16, #m> -> !hd.tensor_desc<64x64xbf16, #m>
+  return
+}
+
+// -----
+
+#m = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>
+#m64 = #hd.matrix_shared<{swizzle = 64, elementBits = 16, transposed = false}>
+func.func @f(%d: !hd.tensor_desc<64x64xbf16, #m>, %src: !hd.memdesc<64x64xbf16, #m64>, %x: i32) {
+  // expected-error @+1 {{stores a tile laid out as #hd.matrix_shared<{swizzle = 64}}
+  hd.async_tensor_store %d[%x, %x], %src : !hd.memdesc<64x64xbf16, #m64> -> !hd.tensor_desc<64x64xbf16, #m>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.async_tensor_store_wait' op attribute 'pending' failed to satisfy constraint}}
+  hd.async_tensor_store_wait pending = -1
+  return
+}
+
+// -----
+
 // A barrier is one i64.
 #bs = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 func.func @f(%bar: !hd.memdesc<2xi64, #bs>) {

@@ -207,6 +207,10 @@ func.func @tensor_copies(%d: !hd.tensor_desc<64x64xbf16, #tm>, %x: i32, %p: i1) 
   hd.mbarrier_arrive %bar {count = 2 : i32} : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
   // CHECK: hd.fence_async_shared
   hd.fence_async_shared
+  // CHECK: hd.async_tensor_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !hd.memdesc<64x64xbf16, #matrix_shared{{[0-9]*}}> -> !hd.tensor_desc<64x64xbf16
+  hd.async_tensor_store %d[%x, %c0], %dst : !hd.memdesc<64x64xbf16, #tm> -> !hd.tensor_desc<64x64xbf16, #tm>
+  // CHECK: hd.async_tensor_store_wait pending = 1
+  hd.async_tensor_store_wait pending = 1
   return
 }
 

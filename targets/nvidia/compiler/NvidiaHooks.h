@@ -101,6 +101,12 @@ public:
                          unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
                          mlir::Value barrier, mlir::Value leader) override;
   void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) override;
+  std::string tensorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                          mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
+                          unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
+                          mlir::Value leader) override;
+  void tensorStoreWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending,
+                       mlir::Value leader) override;
 
 private:
   /// The model's entry for `name` if this arch can issue it, else why not.

@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <functional>
+
 using namespace mlir;
 
 namespace hadron::nvidia {
@@ -75,49 +77,75 @@ void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value 
           "l,r", {asI64(b, loc, barrier), phase});
 }
 
-std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, ValueRange coords,
-                                    ArrayRef<int64_t> block, unsigned elemBytes,
-                                    unsigned swizzleBytes, Value shared, Value barrier,
-                                    Value leader) {
-  const size_t rank = block.size();
+namespace {
+
+/// How a block is cut into copy-engine boxes: `count` boxes of `inner`
+/// innermost elements, one after the other in shared memory, `bytes` each.
+struct Boxes {
+  int64_t inner = 0, count = 0, bytes = 0;
+};
+
+/// The boxes of a block, or the limit it breaks in `why`.
+Boxes boxesOf(ArrayRef<int64_t> block, unsigned elemBytes, unsigned swizzleBytes,
+              std::string &why) {
   const int64_t innerBytes = block.back() * elemBytes;
   int64_t boxInner = block.back();
   if (swizzleBytes) {
-    if (innerBytes % swizzleBytes != 0)
-      return "the block's innermost dim is " + std::to_string(innerBytes) +
-             " bytes, not a multiple of the layout's " + std::to_string(swizzleBytes) +
-             "-byte swizzle span the copy engine writes";
+    if (innerBytes % swizzleBytes != 0) {
+      why = "the block's innermost dim is " + std::to_string(innerBytes) +
+            " bytes, not a multiple of the layout's " + std::to_string(swizzleBytes) +
+            "-byte swizzle span the copy engine moves";
+      return {};
+    }
     boxInner = swizzleBytes / elemBytes;
   } else if (innerBytes % 16 != 0) {
-    return "the block's innermost dim is " + std::to_string(innerBytes) +
-           " bytes; the copy engine moves multiples of 16";
+    why = "the block's innermost dim is " + std::to_string(innerBytes) +
+          " bytes; the copy engine moves multiples of 16";
+    return {};
   }
   int64_t outer = 1;
-  for (size_t d = 0; d + 1 < rank; ++d) {
-    if (block[d] > 256)
-      return "block dim " + std::to_string(d) + " is " + std::to_string(block[d]) +
-             " elements; a copy-engine box holds at most 256 per dim";
+  for (size_t d = 0; d + 1 < block.size(); ++d) {
+    if (block[d] > 256) {
+      why = "block dim " + std::to_string(d) + " is " + std::to_string(block[d]) +
+            " elements; a copy-engine box holds at most 256 per dim";
+      return {};
+    }
     outer *= block[d];
   }
-  if (boxInner > 256)
-    return "the innermost box is " + std::to_string(boxInner) +
-           " elements; a copy-engine box holds at most 256 per dim";
-  const int64_t boxes = block.back() / boxInner;
-  const int64_t boxBytes = outer * boxInner * elemBytes;
+  if (boxInner > 256) {
+    why = "the innermost box is " + std::to_string(boxInner) +
+          " elements; a copy-engine box holds at most 256 per dim";
+    return {};
+  }
+  return {boxInner, block.back() / boxInner, outer * boxInner * elemBytes};
+}
 
+/// Issues `instr(coordList)` once per box where `leader` is true. Operands:
+/// $0 the box in shared memory, $1 the map, $2 the predicate, then
+/// `extra` (from $3 on), then the coordinates innermost first.
+std::string issueBoxes(OpBuilder &b, Location loc, Value desc, ValueRange coords,
+                       ArrayRef<int64_t> block, unsigned elemBytes, unsigned swizzleBytes,
+                       Value shared, Value leader, ArrayRef<Value> extra,
+                       const std::function<std::string(const std::string &)> &instr) {
+  std::string why;
+  Boxes boxes = boxesOf(block, elemBytes, swizzleBytes, why);
+  if (!why.empty())
+    return why;
+  const size_t rank = block.size();
   Value descAddr = asI64(b, loc, desc);
-  Value bar = asI64(b, loc, barrier);
   Value pred = asI32(b, loc, leader);
   Type i8 = b.getI8Type();
-  for (int64_t k = 0; k < boxes; ++k) {
-    Value dst = shared;
+  for (int64_t k = 0; k < boxes.count; ++k) {
+    Value box = shared;
     if (k)
-      dst = LLVM::GEPOp::create(b, loc, shared.getType(), i8, shared,
-                                ArrayRef<LLVM::GEPArg>{int32_t(k * boxBytes)});
-    // Operands: $0 dst, $1 map, $2 barrier, $3 predicate, then the
-    // coordinates innermost first.
-    SmallVector<Value> operands{asI64(b, loc, dst), descAddr, bar, pred};
-    std::string constraints = "l,l,l,r";
+      box = LLVM::GEPOp::create(b, loc, shared.getType(), i8, shared,
+                                ArrayRef<LLVM::GEPArg>{int32_t(k * boxes.bytes)});
+    SmallVector<Value> operands{asI64(b, loc, box), descAddr, pred};
+    std::string constraints = "l,l,r";
+    for (Value v : extra) {
+      operands.push_back(asI64(b, loc, v));
+      constraints += ",l";
+    }
     std::string list;
     for (size_t i = 0; i < rank; ++i) {
       Value c = coords[rank - 1 - i];
@@ -125,17 +153,55 @@ std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, Valu
         c = LLVM::AddOp::create(
             b, loc, c,
             LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                     b.getI32IntegerAttr(int32_t(k * boxInner))));
+                                     b.getI32IntegerAttr(int32_t(k * boxes.inner))));
       operands.push_back(c);
       constraints += ",r";
-      list += (i ? ", $" : "$") + std::to_string(4 + i);
+      list += (i ? ", $" : "$") + std::to_string(3 + extra.size() + i);
     }
-    std::string instr = "cp.async.bulk.tensor." + std::to_string(rank) +
-                        "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" +
-                        list + "}], [$2];";
-    inlinePtx(b, loc, predicated("$3", instr), constraints, operands);
+    inlinePtx(b, loc, predicated("$2", instr(list)), constraints, operands);
   }
   return "";
+}
+
+} // namespace
+
+std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, ValueRange coords,
+                                    ArrayRef<int64_t> block, unsigned elemBytes,
+                                    unsigned swizzleBytes, Value shared, Value barrier,
+                                    Value leader) {
+  const std::string dims = std::to_string(block.size());
+  return issueBoxes(b, loc, desc, coords, block, elemBytes, swizzleBytes, shared, leader,
+                    {barrier}, [&](const std::string &list) {
+                      return "cp.async.bulk.tensor." + dims +
+                             "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" +
+                             list + "}], [$3];";
+                    });
+}
+
+std::string NvidiaHooks::tensorStore(OpBuilder &b, Location loc, Value desc, ValueRange coords,
+                                     ArrayRef<int64_t> block, unsigned elemBytes,
+                                     unsigned swizzleBytes, Value shared, Value leader) {
+  const std::string dims = std::to_string(block.size());
+  std::string err = issueBoxes(b, loc, desc, coords, block, elemBytes, swizzleBytes, shared,
+                               leader, {}, [&](const std::string &list) {
+                                 return "cp.async.bulk.tensor." + dims +
+                                        "d.global.shared::cta.bulk_group [$1, {" + list +
+                                        "}], [$0];";
+                               });
+  if (!err.empty())
+    return err;
+  // The boxes of this store are one group.
+  inlinePtx(b, loc, predicated("$0", "cp.async.bulk.commit_group;"), "r",
+            {asI32(b, loc, leader)});
+  return "";
+}
+
+void NvidiaHooks::tensorStoreWait(OpBuilder &b, Location loc, unsigned pending, Value leader) {
+  // With none left pending the writes must have completed too (the kernel
+  // may end, or read the result); otherwise the tiles' reads are enough.
+  std::string wait = pending ? "cp.async.bulk.wait_group.read " + std::to_string(pending) + ";"
+                             : std::string("cp.async.bulk.wait_group 0;");
+  inlinePtx(b, loc, predicated("$0", wait), "r", {asI32(b, loc, leader)});
 }
 
 void NvidiaHooks::fenceAsyncShared(OpBuilder &b, Location loc) {

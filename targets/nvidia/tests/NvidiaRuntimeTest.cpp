@@ -638,9 +638,13 @@ INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaWgmma,
 
 /// The example GEMM `name` of `file` on tiles of tileM x tileN against the
 /// host, on shapes given as {m, n, k}.
+/// How a GEMM kernel takes its matrices: all as pointers, A and B as
+/// tensor descriptors, or C too.
+enum class Operands { Pointers, DescriptorsAB, DescriptorsABC };
+
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              bool descriptors = false, uint32_t programs = 0);
+                              Operands operands = Operands::Pointers, uint32_t programs = 0);
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_mma_bf16.mlir", "matmul_mma", 128, 128,
@@ -663,7 +667,7 @@ TEST_F(NvidiaGpu, TmaGemmMatchesTheHost) {
     GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_wgmma_bf16.mlir", "matmul_tma_wgmma", 128,
                            256, {{128, 256, 64}, {256, 512, 192}, {384, 256, 1024}},
-                           /*descriptors=*/true);
+                           Operands::DescriptorsAB);
 }
 
 // The persistent form: 3 programs walk 1, 4 and 3 tiles each (the ring runs
@@ -676,10 +680,10 @@ TEST_F(NvidiaGpu, PersistentTmaGemmMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_persistent_bf16.mlir",
                            "matmul_tma_persistent", 128, 256,
                            {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
-                           /*descriptors=*/true, /*programs=*/3);
+                           Operands::DescriptorsAB, /*programs=*/3);
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_persistent_bf16.mlir",
                            "matmul_tma_persistent", 128, 256, {{256, 512, 192}},
-                           /*descriptors=*/true, /*programs=*/5);
+                           Operands::DescriptorsAB, /*programs=*/5);
 }
 
 // The warp-specialised form: a producer warp (hd.warp_specialize) fills the
@@ -690,22 +694,24 @@ TEST_F(NvidiaGpu, WarpSpecializedTmaGemmMatchesTheHost) {
     GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_bf16.mlir", "matmul_tma_ws", 128, 256,
                            {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
-                           /*descriptors=*/true);
+                           Operands::DescriptorsAB);
 }
 
-// Warp-specialised and persistent: the producer's steps run across tiles
-// while the consumers store the previous one; 3 and 5 programs over 1 to
-// 12 tiles (one program left without a tile).
+// Warp-specialised and persistent, C stored through the copy engine: the
+// producer's steps run across tiles while the consumers store the previous
+// one in four chunks through two staging buffers; 3 and 5 programs over 1
+// to 12 tiles (one program left without a tile), so the buffers are reused
+// within a tile and across tiles.
 TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
   if (std::string(dev->info().arch) != "sm_90a")
     GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
                            "matmul_tma_ws_persistent", 128, 256,
                            {{128, 256, 64}, {256, 512, 192}, {384, 512, 1024}},
-                           /*descriptors=*/true, /*programs=*/3);
+                           Operands::DescriptorsABC, /*programs=*/3);
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
                            "matmul_tma_ws_persistent", 128, 256, {{256, 512, 192}},
-                           /*descriptors=*/true, /*programs=*/5);
+                           Operands::DescriptorsABC, /*programs=*/5);
 }
 
 /// The flash-attention forward example of head dim `d` against the host:
@@ -775,7 +781,7 @@ TEST_F(NvidiaGpu, FlashAttentionForwardMatchesTheHost) {
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              bool descriptors, uint32_t programs) {
+                              Operands operands, uint32_t programs) {
   auto &dev = t.device();
   auto &rng = t.random();
   auto module = t.loadExample(file);
@@ -803,16 +809,21 @@ void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, 
     ad.strides[0] = k, ad.strides[1] = 1;
     bd.base = db->devicePtr(), bd.rank = 2, bd.shape[0] = k, bd.shape[1] = n;
     bd.strides[0] = n, bd.strides[1] = 1;
-    hd_arg aArg = da->arg(), bArg = db->arg();
-    if (descriptors) {
+    hd_tensor_desc cd{};
+    cd.base = dc->devicePtr(), cd.rank = 2, cd.shape[0] = m, cd.shape[1] = n;
+    cd.strides[0] = n, cd.strides[1] = 1;
+    hd_arg aArg = da->arg(), bArg = db->arg(), cArg = dc->arg();
+    if (operands != Operands::Pointers) {
       aArg.kind = bArg.kind = HD_ARG_TENSOR_DESC;
       aArg.value.desc = &ad, bArg.value.desc = &bd;
     }
+    if (operands == Operands::DescriptorsABC)
+      cArg.kind = HD_ARG_TENSOR_DESC, cArg.value.desc = &cd;
     // A persistent kernel walks the tiles with `programs` programs.
     std::array<uint32_t, 3> grid{uint32_t(m / tileM), uint32_t(n / tileN), 1};
     if (programs)
       grid = {programs, 1, 1};
-    Status st = gemm->launch(grid, {aArg, bArg, dc->arg(), arg::i32(m), arg::i32(n), arg::i32(k)});
+    Status st = gemm->launch(grid, {aArg, bArg, cArg, arg::i32(m), arg::i32(n), arg::i32(k)});
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_TRUE(dc->download(c).ok());
     for (int i = 0; i < m; ++i)

@@ -541,6 +541,13 @@ void mbarrier_wait(const SharedMemory &barrier, const Operand &phase,
 void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
                        const SharedMemory &barrier, const SharedMemory &dst,
                        const Tensor &pred = {}, SourceLoc loc = SourceLoc::current());
+/// Start copying `src` into the block of `desc` at `coords` (nothing is
+/// written outside the tensor); `src` stays read until a wait retires it.
+void async_tensor_store(const TensorDescriptor &desc, const std::vector<Operand> &coords,
+                        const SharedMemory &src, SourceLoc loc = SourceLoc::current());
+/// Wait until at most `pending` tensor stores still read their tiles (0:
+/// all have completed).
+void async_tensor_store_wait(int pending, SourceLoc loc = SourceLoc::current());
 /// Order the CTA's plain shared-memory writes before asynchronous readers.
 void fence_async_shared(SourceLoc loc = SourceLoc::current());
 

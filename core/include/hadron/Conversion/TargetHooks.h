@@ -159,6 +159,20 @@ public:
     return "the target has no tensor copy engine";
   }
   virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) {}
+  /// Starts copying the tile at `shared` (laid out as for tensorCopy) into
+  /// the block at `coords` of `desc`, issued where `leader` is true, as one
+  /// group of stores of its own. Returns "" or the limit, as tensorCopy.
+  virtual std::string tensorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                                  mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
+                                  unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
+                                  mlir::Value leader) {
+    return "the target has no tensor copy engine";
+  }
+  /// Waits, where `leader` is true, until at most `pending` of the groups
+  /// tensorStore started there still read shared memory (all of them
+  /// complete when `pending` is 0).
+  virtual void tensorStoreWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending,
+                               mlir::Value leader) {}
 
   /// How many 8x8 matrices of 16-bit elements one warp-wide load from
   /// shared memory delivers (0, the default: the target has no such load).

@@ -513,6 +513,50 @@ def Hadron_AsyncTensorCopyOp : Hadron_Op<"async_tensor_copy", [
   let hasVerifier = 1;
 }
 
+def Hadron_AsyncTensorStoreOp : Hadron_Op<"async_tensor_store", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_GlobalMemory>]>]> {
+  let summary = "Start copying a shared-memory tile into one block of a tensor descriptor";
+  let description = [{
+    The inverse of hd.async_tensor_copy: the block of `desc` whose first
+    element is at `coords` (one per dim, outermost first; elements outside
+    the tensor are not written) receives `src`, which has the descriptor's
+    block shape, element type and shared layout. The CTA's shared-memory
+    writes before the op (to `src` or anything else) are what the copy reads.
+
+    The copy runs in the background: `src` must not be written again before
+    an hd.async_tensor_store_wait has retired it, and the kernel must wait
+    for its last stores (pending = 0) before it ends. Stores started by the
+    CTA are retired in the order they were started.
+
+    ```mlir
+    hd.async_tensor_store %desc[%row, %col], %src : !hd.memdesc<128x64xbf16, #sh> -> !hd.tensor_desc<128x64xbf16, #sh>
+    ```
+  }];
+  let arguments = (ins Hadron_TensorDescType:$desc, Variadic<I32>:$coords,
+                       Hadron_MemDescType:$src);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `,` $src attr-dict `:` qualified(type($src)) `->` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def Hadron_AsyncTensorStoreWaitOp : Hadron_Op<"async_tensor_store_wait", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Wait until at most `pending` tensor stores still read shared memory";
+  let description = [{
+    Returns once all but the last `pending` hd.async_tensor_store ops the CTA
+    started have read their tiles: those tiles may be written again by any
+    thread of the CTA. With `pending` = 0 every store has also completed
+    its writes to global memory.
+
+    ```mlir
+    hd.async_tensor_store_wait pending = 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
+  let assemblyFormat = "`pending` `=` $pending attr-dict";
+}
+
 def Hadron_FenceAsyncSharedOp : Hadron_Op<"fence_async_shared", [
     MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
   let summary = "Order the CTA's shared-memory writes before asynchronous units read them";
