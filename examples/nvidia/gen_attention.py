@@ -10,6 +10,11 @@ STAGES = 2
 # "tma": q, k and v are tensor descriptors read by the copy engine, each
 # stage guarded by an mbarrier; otherwise pointers and cp.async.
 TMA = len(sys.argv) > 4 and sys.argv[4] == "tma"
+# "ws": the same kernel fed by a producer warp (hd.warp_specialize): it
+# issues the copies into stages that the consumer warps hand back through
+# per-warp arrivals on "empty" barriers, so the two warpgroups never wait
+# for each other.
+WS = len(sys.argv) > 4 and sys.argv[4] == "ws"
 
 def instr_acc(n):
     regs = [[0, 1], [8, 0], [0, 8]]
@@ -444,6 +449,168 @@ def emit_tma():
     o("  }")
     o("}")
 
+def emit_ws():
+    """The TMA kernel with a producer warp: hd.warp_specialize runs the
+    copies in one warp of their own; each stage of k and v has a "full"
+    barrier (the copy landed) and an "empty" one (each consumer warp has
+    retired the product that read it)."""
+    del L[BODY:]
+    DB = D * 2
+    KD = f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>"
+    QD = f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>"
+    KM = f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>"
+    BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
+    BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
+    QBARS = "!hd.memdesc<1x1xi64, #bar_sh>"
+    QBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>"
+    o("#blk = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>")
+    o("#bar_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
+    o(f"module attributes {{hd.num_warps = {NW} : i32}} {{")
+    o(f"  func.func @attention_fwd_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
+    o(b + "%c0 = arith.constant 0 : i32")
+    o(b + "%c1 = arith.constant 1 : i32")
+    o(b + "%c2 = arith.constant 2 : i32")
+    o(b + "%pid_m = hd.program_id 0")
+    o(b + "%zh = hd.program_id 1")
+    o(b + f"%cD = arith.constant {D} : i32")
+    o(b + f"%cBM = arith.constant {BM} : i32")
+    o(b + f"%cBN = arith.constant {BN} : i32")
+    o(b + "%head_row = arith.muli %zh, %n_ctx : i32")
+    o(b + "%head = arith.muli %head_row, %cD : i32")
+    o(b + "%m0 = arith.muli %pid_m, %cBM : i32")
+    o(b + "%q_row = arith.addi %head_row, %m0 : i32")
+    o(b + "%nblocks = arith.divsi %n_ctx, %cBN : i32")
+    o(b + "%last = arith.subi %nblocks, %c1 : i32")
+    o(b + f"%cstages = arith.constant {STAGES} : i32")
+    o(b + "%lb = arith.constant 0 : index")
+    o(b + "%step = arith.constant 1 : index")
+    o(b + f"%q_smem = hd.local_alloc -> {QM}")
+    o(b + f"%k_smem = hd.local_alloc -> {KM}")
+    o(b + f"%kt_smem = hd.memdesc_permute %k_smem, [0, 2, 1] : {KM} -> {KTM}")
+    o(b + f"%v_smem = hd.local_alloc -> {VM}")
+    o(b + f"%qbars = hd.local_alloc -> {QBARS}")
+    o(b + f"%qbar = hd.memdesc_index %qbars[%c0] : {QBARS} -> {QBAR}")
+    o(b + f"hd.mbarrier_init %qbar, 1 : {QBAR}")
+    for x in ("kfull", "vfull", "kempty", "vempty"):
+        o(b + f"%{x} = hd.local_alloc -> {BARS}")
+    for st in range(STAGES):
+        o(b + f"%st{st} = arith.constant {st} : i32")
+        for x in ("kfull", "vfull", "kempty", "vempty"):
+            o(b + f"%{x}{st} = hd.memdesc_index %{x}[%st{st}] : {BARS} -> {BAR}")
+            o(b + f"hd.mbarrier_init %{x}{st}, {NW if 'empty' in x else 1} : {BAR}")
+
+    def wait(bars, sfx, blk, ind, producer=False):
+        """Waits for the phase of block `blk`'s round on its stage's barrier
+        (the producer for the round before: complete from the start)."""
+        o(ind + f"%{bars}_s{sfx} = arith.remsi {blk}, %cstages : i32")
+        o(ind + f"%{bars}_rd{sfx} = arith.divsi {blk}, %cstages : i32")
+        o(ind + f"%{bars}_ph{sfx} = arith.andi %{bars}_rd{sfx}, %c1 : i32")
+        ph = f"%{bars}_ph{sfx}"
+        if producer:
+            o(ind + f"%{bars}_pp{sfx} = arith.xori {ph}, %c1 : i32")
+            ph = f"%{bars}_pp{sfx}"
+        o(ind + f"%{bars}_b{sfx} = hd.memdesc_index %{bars}[%{bars}_s{sfx}] : {BARS} -> {BAR}")
+        o(ind + f"hd.mbarrier_wait %{bars}_b{sfx}, {ph} : {BAR}")
+
+    def release(bars, sfx, stage, ind):
+        o(ind + f"%{bars}_r{sfx} = hd.memdesc_index %{bars}[{stage}] : {BARS} -> {BAR}")
+        o(ind + f"hd.mbarrier_arrive %{bars}_r{sfx} {{per_warp}} : {BAR}")
+
+    # The producer is a whole warpgroup so that registers can move: it
+    # keeps 24 a thread and the consumers get 240 (ptxas's share for 12
+    # warps is 168, which the consumers' S, P and O tiles exceed).
+    o(b + "hd.warp_specialize warps [4] regs [240, 24] default {")
+    i = b + "  "
+    o(i + f"// Consumers ({NW} warps, two warpgroups of 64 rows).")
+    o(i + "%log2e = arith.constant 1.44269504 : f32")
+    o(i + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
+    o(i + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
+    o(i + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
+    o(i + f"%zero_s = arith.constant dense<0.0> : {SACC}")
+    o(i + f"%zero_o = arith.constant dense<0.0> : {OACC}")
+    o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
+    o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
+    o(i + "// S_0 and its softmax; k_0's stage goes back once S_0 is retired.")
+    o(i + f"hd.mbarrier_wait %qbar, %c0 : {QBAR}")
+    wait("kfull", "_0", "%c0", i)
+    o(i + f"%kt_0 = hd.memdesc_index %kt_smem[%c0] : {KTM} -> {KT1}")
+    o(i + f"%s0_async = hd.dot %q_smem, %kt_0, %zero_s {{async}} : {QM} * {KT1} -> {SACC}")
+    o(i + f"%s0 = hd.dot_wait %s0_async pending = 0 : {SACC}")
+    release("kempty", "_0", "%c0", i)
+    softmax("_0", "%s0", "%m_init", "%l_init", i)
+    o(i + "%ub = arith.index_cast %last : i32 to index")
+    o(i + "// Iteration j: S_(j+1) once k_(j+1) landed, O * alpha + P_j v_j once")
+    o(i + "// v_j landed, the softmax of S_(j+1) while P_j v_j runs; each stage")
+    o(i + "// goes back as soon as the product that read it is retired.")
+    o(i + f"%res:5 = scf.for %j = %lb to %ub step %step iter_args(%acc = %zero_o, %m_i = %m_0, %l_i = %l_0, %pj = %pa_0, %alpha_j = %alpha_0) -> ({OACC}, {RS}, {RS}, {PT}, {RS}) {{")
+    k = i + "  "
+    o(k + "%j32 = arith.index_cast %j : index to i32")
+    o(k + "%j1 = arith.addi %j32, %c1 : i32")
+    wait("kfull", "", "%j1", k)
+    o(k + f"%kt_nx = hd.memdesc_index %kt_smem[%kfull_s] : {KTM} -> {KT1}")
+    o(k + f"%sn_async = hd.dot %q_smem, %kt_nx, %zero_s {{async}} : {QM} * {KT1} -> {SACC}")
+    scale_acc("", "%acc", "%alpha_j", k)
+    wait("vfull", "", "%j32", k)
+    o(k + f"%v_cur = hd.memdesc_index %v_smem[%vfull_s] : {VM} -> {V1}")
+    o(k + f"%o_async = hd.dot %pj, %v_cur, %acc_a {{async}} : {PT} * {V1} -> {OACC}")
+    o(k + f"%sn = hd.dot_wait %sn_async pending = 1 : {SACC}")
+    release("kempty", "", "%kfull_s", k)
+    softmax("", "%sn", "%m_i", "%l_i", k)
+    o(k + f"%acc_n = hd.dot_wait %o_async pending = 0 : {OACC}")
+    release("vempty", "", "%vfull_s", k)
+    o(k + f"scf.yield %acc_n, %m, %l, %pa, %alpha : {OACC}, {RS}, {RS}, {PT}, {RS}")
+    o(i + "}")
+    o(i + "// The last block's P v.")
+    scale_acc("_e", "%res#0", "%res#4", i)
+    wait("vfull", "_e", "%last", i)
+    o(i + f"%v_last = hd.memdesc_index %v_smem[%vfull_s_e] : {VM} -> {V1}")
+    o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
+    o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
+    o(i + "// O / l, rounded to bf16, stored 16 bytes a thread.")
+    global b_saved
+    rowmajor_at(i)
+    o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
+    o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
+    o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
+    o(i + f"%o = arith.divf %acc_end, %lb2 fastmath<afn> : {OACC}")
+    o(i + f"%o16 = arith.truncf %o : {OACC} to {T([BM, D], 'bf16', '#acc_o')}")
+    o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
+    o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
+    o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
+    o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+    o(i + "hd.warp_return")
+    o(b + "} partitions {")
+    o(i + "// Producer (one warp): q once, then k_j and v_j into stage j % "
+          f"{STAGES} once the consumers handed it back.")
+    o(i + f"hd.mbarrier_expect %qbar, {BM * DB} : {QBAR}")
+    o(i + f"hd.async_tensor_copy %q[%q_row, %c0], %qbar, %q_smem : {QD}, {QBAR} -> {QM}")
+    o(i + "%ubp = arith.index_cast %nblocks : i32 to index")
+    o(i + "scf.for %j = %lb to %ubp step %step {")
+    o(k + "%j32 = arith.index_cast %j : index to i32")
+    o(k + "%row0 = arith.muli %j32, %cBN : i32")
+    o(k + "%row = arith.addi %head_row, %row0 : i32")
+    for x in "kv":
+        wait(f"{x}empty", "", "%j32", k, producer=True)
+        o(k + f"%{x}full_w = hd.memdesc_index %{x}full[%{x}empty_s] : {BARS} -> {BAR}")
+        o(k + f"hd.mbarrier_expect %{x}full_w, {BN * DB} : {BAR}")
+        o(k + f"%{x}_dst = hd.memdesc_index %{x}_smem[%{x}empty_s] : {KM} -> {V1}")
+        o(k + f"hd.async_tensor_copy %{x}[%row, %c0], %{x}full_w, %{x}_dst : {KD}, {BAR} -> {V1}")
+    o(i + "}")
+    o(i + "hd.warp_return")
+    o(b + "}")
+    o(b + "return")
+    o("  }")
+    o("}")
+
+def rowmajor_at(ind):
+    """rowmajor('q', ...) at indentation `ind`."""
+    global b
+    saved, b = b, ind
+    rowmajor("q", BM, "#ld", "#ld_r", "#ld_c", "%m0")
+    b = saved
+
 if TMA:
     emit_tma()
+if WS:
+    emit_ws()
 print("\n".join(L))

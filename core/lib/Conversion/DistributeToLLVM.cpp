@@ -99,6 +99,20 @@ FailureOr<llvm::StringMap<unsigned>> checkWarpSpecialization(ModuleOp module,
                        << hooks.warpGroupBarrierCount() << " barriers for groups of warps";
       return WalkResult::interrupt();
     }
+    if (std::optional<ArrayRef<int32_t>> regs = ws.getRegs()) {
+      SmallVector<unsigned> firsts, counts;
+      for (unsigned i = 0; i < ws->getNumRegions(); ++i) {
+        auto [first, count] = ws.regionWarps(i, numWarps);
+        firsts.push_back(first);
+        counts.push_back(count);
+      }
+      std::string why = hooks.checkRegisterBudgets(firsts, counts, *regs, ws.totalWarps(numWarps));
+      if (!why.empty()) {
+        ws.emitOpError() << "asks for registers per region (regs [" << *regs << "]); " << name
+                         << ": " << why;
+        return WalkResult::interrupt();
+      }
+    }
     if (auto func = ws->getParentOfType<func::FuncOp>()) {
       unsigned &w = warps[func.getSymName()];
       w = std::max({w, numWarps, ws.totalWarps(numWarps)});
@@ -148,6 +162,12 @@ void inlineWarpRegions(ModuleOp module, hadron::TargetHooks &hooks) {
       entries.push_back(&region.front());
       after->getParent()->getBlocks().splice(after->getIterator(), region.getBlocks());
     }
+    // Each region starts by taking its register budget, where it has one.
+    if (std::optional<ArrayRef<int32_t>> regs = ws.getRegs())
+      for (auto [i, entry] : llvm::enumerate(entries)) {
+        OpBuilder r = OpBuilder::atBlockBegin(entry);
+        hooks.setRegisterBudget(r, loc, unsigned((*regs)[i]), ws.totalWarps(numWarps));
+      }
     OpBuilder b(ws);
     Value warp = hooks.warpId(b, loc);
     for (auto [i, entry] : llvm::enumerate(entries)) {

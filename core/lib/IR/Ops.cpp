@@ -832,6 +832,16 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
     if (w < 1 || !llvm::isPowerOf2_32(w))
       return emitOpError() << "partition " << i << " has " << w
                            << " warps; a partition runs a power of two of warps";
+  if (std::optional<ArrayRef<int32_t>> regs = getRegs()) {
+    if (regs->size() != (*this)->getNumRegions())
+      return emitOpError() << "gives " << regs->size() << " register budgets for "
+                           << (*this)->getNumRegions()
+                           << " regions (the default region's first)";
+    for (auto [i, r] : llvm::enumerate(*regs))
+      if (r < 1)
+        return emitOpError() << "gives region " << i << " a budget of " << r
+                             << " registers a thread";
+  }
   for (Region &region : (*this)->getRegions()) {
     if (region.empty())
       return emitOpError("has an empty region");

@@ -910,6 +910,30 @@ func.func @f() {
 // -----
 
 func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op gives 1 register budgets for 2 regions (the default region's first)}}
+  hd.warp_specialize warps [4] regs [240] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op gives region 1 a budget of 0 registers a thread}}
+  hd.warp_specialize warps [4] regs [240, 0] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
   // expected-error @+1 {{'hd.warp_specialize' op has 1 partitions but 2 warp counts}}
   hd.warp_specialize warps [1, 1] default {
     hd.warp_return

@@ -239,6 +239,17 @@ func.func @warp_specialize(%x: i32) {
   return
 }
 
+// CHECK-LABEL: func.func @warp_specialize_regs
+func.func @warp_specialize_regs() {
+  // CHECK: hd.warp_specialize warps [4] regs [240, 24] default {
+  hd.warp_specialize warps [4] regs [240, 24] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @reinterpret
 #rr = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false, rank = 3}>
 #rs = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>

@@ -162,6 +162,55 @@ void NvidiaHooks::warpBarrier(OpBuilder &b, Location loc) {
                                 ValueRange{i32Const(b, loc, -1)});
 }
 
+// setmaxnreg (sm_90a): a warpgroup's registers a thread, from a pool of
+// 64 Ki per SM; 24 to 256 in steps of 8.
+namespace {
+constexpr unsigned kRegisterFile = 65536, kWarpgroup = 4;
+
+/// What ptxas gives each thread of a CTA of `warps` warps (the launch count).
+unsigned fairShare(unsigned warps) {
+  return std::min(255u, kRegisterFile / (warps * HD_NVIDIA_WARP_SIZE)) & ~7u;
+}
+} // namespace
+
+std::string NvidiaHooks::checkRegisterBudgets(ArrayRef<unsigned> firsts, ArrayRef<unsigned> counts,
+                                              ArrayRef<int32_t> regs, unsigned totalWarps) const {
+  if (!(arch.archSpecific && arch.computeCapability >= 90))
+    return std::string("setting registers per warpgroup (setmaxnreg) is sm_90a's, not ") +
+           arch.arch + "'s";
+  uint64_t used = 0;
+  for (size_t i = 0; i < regs.size(); ++i) {
+    if (firsts[i] % kWarpgroup || counts[i] % kWarpgroup)
+      return "region " + std::to_string(i) + " runs warps [" + std::to_string(firsts[i]) + ", " +
+             std::to_string(firsts[i] + counts[i]) +
+             "); registers are set per warpgroup (4 warps from a multiple of 4)";
+    if (regs[i] < 24 || regs[i] > 256 || regs[i] % 8)
+      return "region " + std::to_string(i) + " asks for " + std::to_string(regs[i]) +
+             " registers a thread; a warpgroup gets 24 to 256, a multiple of 8";
+    used += uint64_t(counts[i]) * HD_NVIDIA_WARP_SIZE * unsigned(regs[i]);
+  }
+  if (used > kRegisterFile)
+    return "the budgets add up to " + std::to_string(used) + " registers, the SM has " +
+           std::to_string(kRegisterFile);
+  (void)totalWarps;
+  return "";
+}
+
+void NvidiaHooks::setRegisterBudget(OpBuilder &b, Location loc, unsigned regs,
+                                    unsigned totalWarps) {
+  // A region above the launch share grows into what the others gave back;
+  // ptxas honours setmaxnreg only where the kernel's register count is
+  // fixed, which one CTA per SM (.minnctapersm 1, with .reqntid) does.
+  std::string op = regs > fairShare(totalWarps) ? "inc" : "dec";
+  inlinePtx(b, loc, "setmaxnreg." + op + ".sync.aligned.u32 " + std::to_string(regs) + ";", "",
+            {});
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto func = isa<LLVM::LLVMFuncOp>(parent) ? cast<LLVM::LLVMFuncOp>(parent)
+                                            : parent->getParentOfType<LLVM::LLVMFuncOp>();
+  if (func)
+    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+}
+
 Value NvidiaHooks::sharedMemoryBase(OpBuilder &b, Location loc) {
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
                                    HD_NVIDIA_SHARED_SYMBOL);

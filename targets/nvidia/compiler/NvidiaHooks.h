@@ -57,6 +57,11 @@ public:
   void warpGroupBarrier(mlir::OpBuilder &b, mlir::Location loc, unsigned id,
                         unsigned numWarps) override;
   void warpBarrier(mlir::OpBuilder &b, mlir::Location loc) override;
+  std::string checkRegisterBudgets(llvm::ArrayRef<unsigned> firsts,
+                                   llvm::ArrayRef<unsigned> counts, llvm::ArrayRef<int32_t> regs,
+                                   unsigned totalWarps) const override;
+  void setRegisterBudget(mlir::OpBuilder &b, mlir::Location loc, unsigned regs,
+                         unsigned totalWarps) override;
   mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
   mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::Value laneOrMask, ShuffleKind kind) override;

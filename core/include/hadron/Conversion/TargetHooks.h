@@ -89,6 +89,20 @@ public:
   /// accesses (before one of them publishes the warp's work). Nothing by
   /// default: threads of a warp run in lockstep.
   virtual void warpBarrier(mlir::OpBuilder &b, mlir::Location loc) {}
+  /// Register budgets per group of warps (hd.warp_specialize `regs`):
+  /// "" when region i (warps [firsts[i], firsts[i] + counts[i]) of
+  /// `totalWarps`) can run with regs[i] registers a thread, or why not,
+  /// naming the limit. The default: the target cannot.
+  virtual std::string checkRegisterBudgets(llvm::ArrayRef<unsigned> firsts,
+                                           llvm::ArrayRef<unsigned> counts,
+                                           llvm::ArrayRef<int32_t> regs,
+                                           unsigned totalWarps) const {
+    return "it cannot give groups of warps registers of their own";
+  }
+  /// Emitted first in a region whose budget checkRegisterBudgets accepted:
+  /// its threads get `regs` registers each.
+  virtual void setRegisterBudget(mlir::OpBuilder &b, mlir::Location loc, unsigned regs,
+                                 unsigned totalWarps) {}
 
   /// Base pointer (in sharedAddressSpace()) of the CTA's shared memory.
   virtual mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) = 0;

@@ -592,6 +592,13 @@ def Hadron_WarpSpecializeOp : Hadron_Op<"warp_specialize", [RecursiveMemoryEffec
     is one thread (the host) or that has no barriers for subsets of warps
     rejects the op.
 
+    `regs` (optional, one per region, the default region's first) asks for
+    that many registers a thread in each region, moving them from regions
+    that need few (a producer) to those that need many (consumers holding
+    accumulators). A target that cannot set registers per group of warps,
+    or whose register file or grouping rules the budgets break, rejects the
+    op naming the limit.
+
     ```mlir
     hd.warp_specialize warps [1] default {
       // consumers: hd.num_warps warps
@@ -602,10 +609,10 @@ def Hadron_WarpSpecializeOp : Hadron_Op<"warp_specialize", [RecursiveMemoryEffec
     }
     ```
   }];
-  let arguments = (ins DenseI32ArrayAttr:$partitionNumWarps);
+  let arguments = (ins DenseI32ArrayAttr:$partitionNumWarps, OptionalAttr<DenseI32ArrayAttr>:$regs);
   let regions = (region AnyRegion:$defaultRegion, VariadicRegion<AnyRegion>:$partitions);
   let assemblyFormat = [{
-    `warps` $partitionNumWarps `default` $defaultRegion `partitions` $partitions attr-dict
+    `warps` $partitionNumWarps (`regs` $regs^)? `default` $defaultRegion `partitions` $partitions attr-dict
   }];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
