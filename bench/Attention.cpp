@@ -141,7 +141,8 @@ void benchAttention(const rt::Device &dev, const AttentionOptions &o, JsonReport
       if (tflops < 0)
         continue;
       std::printf("  hadron  n_ctx %-6u %9.1f TFLOP/s\n", nCtx, tflops);
-      json.number(key + ".hadron_TFLOPs", tflops);
+      json.number(key + ".hadron" + (ak.variant.empty() ? "" : "_" + ak.variant) + "_TFLOPs",
+                  tflops);
     }
   }
 }

@@ -29,6 +29,9 @@ struct AttentionKernel {
   std::string ir, name;
   uint32_t headDim = 64;
   std::string arch; ///< the only device arch it runs on, or "" for any GPU
+  /// "" for the head dim's plain kernel, else the JSON key part of another
+  /// (hadron_<variant>_TFLOPs).
+  std::string variant;
 };
 
 /// The embedded examples (head dims 64 and 128, sm_90a).

@@ -15,6 +15,14 @@ TMA = len(sys.argv) > 4 and sys.argv[4] == "tma"
 # per-warp arrivals on "empty" barriers, so the two warpgroups never wait
 # for each other.
 WS = len(sys.argv) > 4 and sys.argv[4] == "ws"
+# "pingpong": the two consumer warpgroups are regions of their own, each
+# with 64 query rows, and take turns on the matrix unit (FlashAttention-3's
+# inter-warpgroup schedule): one issues its S and P v products while the
+# other runs its softmax. The layouts are per warpgroup (4 warps, 64 rows).
+PP = len(sys.argv) > 4 and sys.argv[4] == "pingpong"
+if PP:
+    NW, BM = 4, 64
+KNAME = "attention_fwd_pingpong" if PP else "attention_fwd"
 
 def instr_acc(n):
     regs = [[0, 1], [8, 0], [0, 8]]
@@ -466,7 +474,7 @@ def emit_ws():
     o("#blk = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>")
     o("#bar_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
     o(f"module attributes {{hd.num_warps = {NW} : i32}} {{")
-    o(f"  func.func @attention_fwd_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
+    o(f"  func.func @{KNAME}_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
     o(b + "%c0 = arith.constant 0 : i32")
     o(b + "%c1 = arith.constant 1 : i32")
     o(b + "%c2 = arith.constant 2 : i32")
@@ -497,7 +505,7 @@ def emit_ws():
         o(b + f"%st{st} = arith.constant {st} : i32")
         for x in ("kfull", "vfull", "kempty", "vempty"):
             o(b + f"%{x}{st} = hd.memdesc_index %{x}[%st{st}] : {BARS} -> {BAR}")
-            o(b + f"hd.mbarrier_init %{x}{st}, {NW if 'empty' in x else 1} : {BAR}")
+            o(b + f"hd.mbarrier_init %{x}{st}, {(2 * NW if PP else NW) if 'empty' in x else 1} : {BAR}")
 
     def wait(bars, sfx, blk, ind, producer=False):
         """Waits for the phase of block `blk`'s round on its stage's barrier
@@ -519,6 +527,8 @@ def emit_ws():
     # The producer is a whole warpgroup so that registers can move: it
     # keeps 24 a thread and the consumers get 240 (ptxas's share for 12
     # warps is 168, which the consumers' S, P and O tiles exceed).
+    if PP:
+        return emit_pingpong(wait, release)
     o(b + "hd.warp_specialize warps [4] regs [240, 24] default {")
     i = b + "  "
     o(i + f"// Consumers ({NW} warps, two warpgroups of 64 rows).")
@@ -602,15 +612,168 @@ def emit_ws():
     o("  }")
     o("}")
 
-def rowmajor_at(ind):
-    """rowmajor('q', ...) at indentation `ind`."""
+def emit_pingpong(wait, release):
+    """The rest of emit_ws for two consumer regions that take turns."""
+    DB = D * 2
+    KD = f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>"
+    QD = f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>"
+    KM = f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>"
+    BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
+    BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
+    QBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>"
+    TURNS = "!hd.memdesc<2x1xi64, #bar_sh>"
+    TURN = "!hd.memdesc<1xi64, #bar_sh, alloc = 2x1>"
+    # This program's 128 rows: warpgroup w takes rows m0 + 64 w.
+    o(b + f"%q_smem1 = hd.local_alloc -> {QM}")
+    o(b + f"%turns = hd.local_alloc -> {TURNS}")
+    for w in range(2):
+        o(b + f"%turn{w} = hd.memdesc_index %turns[%st{w}] : {TURNS} -> {TURN}")
+        o(b + f"hd.mbarrier_init %turn{w}, {NW} : {TURN}")
+    o(b + f"%cBMw = arith.constant {BM} : i32")
+    o(b + "%m1 = arith.addi %m0, %m0 : i32")
+    o(b + "%m0w0 = arith.addi %m1, %c0 : i32")
+    o(b + "%m0w1 = arith.addi %m1, %cBMw : i32")
+    o(b + "%q_row0 = arith.addi %head_row, %m0w0 : i32")
+    o(b + "%q_row1 = arith.addi %head_row, %m0w1 : i32")
+
+    def consumer(w):
+        i = b + "  "
+        k = i + "  "
+        mine, other = f"%turn{w}", f"%turn{1 - w}"
+        q = "%q_smem" if w == 0 else "%q_smem1"
+
+        def turn(sfx, count, ind):
+            """Waits for this warpgroup's turn number `count` on the matrix
+            unit. Warpgroup 0 goes first: its first wait is on the phase
+            before the first, complete from the start."""
+            o(ind + f"%tph{sfx} = arith.andi {count}, %c1 : i32")
+            ph = f"%tph{sfx}"
+            if w == 0:
+                o(ind + f"%tpx{sfx} = arith.xori {ph}, %c1 : i32")
+                ph = f"%tpx{sfx}"
+            o(ind + f"hd.mbarrier_wait {mine}, {ph} : {TURN}")
+
+        def done_turn(ind):
+            o(ind + f"hd.mbarrier_arrive {other} {{per_warp}} : {TURN}")
+
+        o(i + f"// Warpgroup {w}: query rows m0 + {BM * w}.")
+        o(i + "%log2e = arith.constant 1.44269504 : f32")
+        o(i + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
+        o(i + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
+        o(i + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
+        o(i + f"%zero_s = arith.constant dense<0.0> : {SACC}")
+        o(i + f"%zero_o = arith.constant dense<0.0> : {OACC}")
+        o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
+        o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
+        o(i + f"hd.mbarrier_wait %qbar, %c0 : {QBAR}")
+        wait("kfull", "_0", "%c0", i)
+        turn("_0", "%c0", i)
+        o(i + f"%kt_0 = hd.memdesc_index %kt_smem[%c0] : {KTM} -> {KT1}")
+        o(i + f"%s0_async = hd.dot {q}, %kt_0, %zero_s {{async}} : {QM} * {KT1} -> {SACC}")
+        done_turn(i)
+        o(i + f"%s0 = hd.dot_wait %s0_async pending = 0 : {SACC}")
+        release("kempty", "_0", "%c0", i)
+        softmax("_0", "%s0", "%m_init", "%l_init", i)
+        o(i + "%ub = arith.index_cast %last : i32 to index")
+        o(i + "// Iteration j: in this warpgroup's turn, S_(j+1) and O * alpha +")
+        o(i + "// P_j v_j are issued; then the other warpgroup's turn, while this")
+        o(i + "// one runs the softmax of S_(j+1).")
+        o(i + f"%res:5 = scf.for %j = %lb to %ub step %step iter_args(%acc = %zero_o, %m_i = %m_0, %l_i = %l_0, %pj = %pa_0, %alpha_j = %alpha_0) -> ({OACC}, {RS}, {RS}, {PT}, {RS}) {{")
+        o(k + "%j32 = arith.index_cast %j : index to i32")
+        o(k + "%j1 = arith.addi %j32, %c1 : i32")
+        wait("kfull", "", "%j1", k)
+        scale_acc("", "%acc", "%alpha_j", k)
+        wait("vfull", "", "%j32", k)
+        turn("", "%j1", k)
+        o(k + f"%kt_nx = hd.memdesc_index %kt_smem[%kfull_s] : {KTM} -> {KT1}")
+        o(k + f"%sn_async = hd.dot {q}, %kt_nx, %zero_s {{async}} : {QM} * {KT1} -> {SACC}")
+        o(k + f"%v_cur = hd.memdesc_index %v_smem[%vfull_s] : {VM} -> {V1}")
+        o(k + f"%o_async = hd.dot %pj, %v_cur, %acc_a {{async}} : {PT} * {V1} -> {OACC}")
+        done_turn(k)
+        o(k + f"%sn = hd.dot_wait %sn_async pending = 1 : {SACC}")
+        release("kempty", "", "%kfull_s", k)
+        softmax("", "%sn", "%m_i", "%l_i", k)
+        o(k + f"%acc_n = hd.dot_wait %o_async pending = 0 : {OACC}")
+        release("vempty", "", "%vfull_s", k)
+        o(k + f"scf.yield %acc_n, %m, %l, %pa, %alpha : {OACC}, {RS}, {RS}, {PT}, {RS}")
+        o(i + "}")
+        scale_acc("_e", "%res#0", "%res#4", i)
+        wait("vfull", "_e", "%last", i)
+        o(i + f"%v_last = hd.memdesc_index %v_smem[%vfull_s_e] : {VM} -> {V1}")
+        o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
+        o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
+        rowmajor_at(i, f"%m0w{w}")
+        o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
+        o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
+        o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
+        o(i + f"%o = arith.divf %acc_end, %lb2 fastmath<afn> : {OACC}")
+        o(i + f"%o16 = arith.truncf %o : {OACC} to {T([BM, D], 'bf16', '#acc_o')}")
+        o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
+        o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
+        o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
+        o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+        o(i + "hd.warp_return")
+
+    o(b + "hd.warp_specialize warps [4, 4] regs [240, 240, 24] default {")
+    consumer(0)
+    o(b + "} partitions {")
+    consumer(1)
+    o(b + "}, {")
+    i = b + "  "
+    k = i + "  "
+    o(i + "// Producer warpgroup: both q halves, then k_j and v_j into stage")
+    o(i + f"// j % {STAGES} once both consumer warpgroups handed it back.")
+    o(i + f"hd.mbarrier_expect %qbar, {2 * BM * DB} : {QBAR}")
+    o(i + f"hd.async_tensor_copy %q[%q_row0, %c0], %qbar, %q_smem : {QD}, {QBAR} -> {QM}")
+    o(i + f"hd.async_tensor_copy %q[%q_row1, %c0], %qbar, %q_smem1 : {QD}, {QBAR} -> {QM}")
+    o(i + "%ubp = arith.index_cast %nblocks : i32 to index")
+    o(i + "scf.for %j = %lb to %ubp step %step {")
+    o(k + "%j32 = arith.index_cast %j : index to i32")
+    o(k + "%row0 = arith.muli %j32, %cBN : i32")
+    o(k + "%row = arith.addi %head_row, %row0 : i32")
+    for x in "kv":
+        wait(f"{x}empty", "", "%j32", k, producer=True)
+        o(k + f"%{x}full_w = hd.memdesc_index %{x}full[%{x}empty_s] : {BARS} -> {BAR}")
+        o(k + f"hd.mbarrier_expect %{x}full_w, {BN * DB} : {BAR}")
+        o(k + f"%{x}_dst = hd.memdesc_index %{x}_smem[%{x}empty_s] : {KM} -> {V1}")
+        o(k + f"hd.async_tensor_copy %{x}[%row, %c0], %{x}full_w, %{x}_dst : {KD}, {BAR} -> {V1}")
+    o(i + "}")
+    o(i + "hd.warp_return")
+    o(b + "}")
+    o(b + "return")
+    o("  }")
+    o("}")
+
+def rowmajor_at(ind, r0="%m0"):
+    """rowmajor('q', ...) at indentation `ind`, rows from `r0`."""
     global b
     saved, b = b, ind
-    rowmajor("q", BM, "#ld", "#ld_r", "#ld_c", "%m0")
+    rowmajor("q", BM, "#ld", "#ld_r", "#ld_c", r0)
     b = saved
 
 if TMA:
     emit_tma()
-if WS:
+if WS or PP:
     emit_ws()
+if PP:
+    head = [i for i, l in enumerate(L) if l.startswith("//")]
+    L[:len(head)] = f"""// Flash attention forward, head dim {D}, FlashAttention-3's schedule: out =
+// softmax(q k^T * sm_scale) v per head, bf16 q, k, v (tensor descriptors over
+// [heads * n_ctx, {D}]) and out ([heads, n_ctx, {D}]), f32 softmax and
+// accumulation, n_ctx a multiple of 128; one program per 128 query rows of
+// one head (grid [n_ctx / 128, heads]). hd.warp_specialize runs three
+// warpgroups, with register budgets (regs [240, 240, 24]: setmaxnreg on
+// NVIDIA sm_90a):
+//  - a producer warpgroup issues the copies: q's two 64-row halves once, then
+//    k_j and v_j into stage j % {STAGES} once both consumers have handed that
+//    stage back (per-warp arrivals on its "empty" barrier, count 8);
+//  - two consumer warpgroups, 64 query rows each, run the online softmax of
+//    attention_fwd_hd{D}.mlir (S_(j+1) and O * alpha + P_j v_j issued
+//    together, the softmax of S_(j+1) while P_j v_j runs) and take turns on
+//    the matrix unit: a warpgroup issues its two products only in its turn
+//    (an mbarrier the other arrives on, per warp, once it has issued its
+//    own), so one's softmax runs under the other's products (ping-pong).
+// NVIDIA sm_90a only (warp specialisation with register budgets); the host
+// runs attention_fwd_hd{D}.mlir.
+// Generated by examples/nvidia/gen_attention.py {D} {BN} 8 pingpong.""".split("\n")
 print("\n".join(L))

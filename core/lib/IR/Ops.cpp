@@ -858,7 +858,11 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
     region.walk([&](Operation *op) {
       for (Value v : op->getOperands()) {
         Region *home = v.getParentRegion();
-        if (isa<RankedTensorType>(v.getType()) && !region.isAncestor(home)) {
+        // A splat constant is the same value in every thread (and the
+        // canonicalizer hoists constants out of regions).
+        SplatElementsAttr splat;
+        if (isa<RankedTensorType>(v.getType()) && !region.isAncestor(home) &&
+            !matchPattern(v, m_Constant(&splat))) {
           bad = op;
           badValue = v;
           return WalkResult::interrupt();

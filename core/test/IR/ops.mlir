@@ -220,6 +220,9 @@ func.func @tensor_copies(%d: !hd.tensor_desc<64x64xbf16, #tm>, %x: i32, %p: i1) 
 func.func @warp_specialize(%x: i32) {
   %bar = hd.local_alloc -> !hd.memdesc<1xi64, #wbs>
   hd.mbarrier_init %bar, 4 : !hd.memdesc<1xi64, #wbs>
+  // A splat constant from above is the same in every thread: partitions
+  // may read it (the canonicalizer hoists constants out of regions).
+  %ones = arith.constant dense<1> : tensor<32xi32, #wb>
   // CHECK: hd.warp_specialize warps [1, 2] default {
   hd.warp_specialize warps [1, 2] default {
     // CHECK: hd.mbarrier_arrive %{{.*}} {per_warp} : !hd.memdesc<1xi64
@@ -229,6 +232,7 @@ func.func @warp_specialize(%x: i32) {
   // CHECK: } partitions {
   } partitions {
     %t = hd.splat %x : tensor<32xi32, #wb>
+    %u = arith.addi %t, %ones : tensor<32xi32, #wb>
     hd.mbarrier_wait %bar, %x : !hd.memdesc<1xi64, #wbs>
     hd.warp_return
   // CHECK: }, {

@@ -716,13 +716,15 @@ TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
 
 /// The flash-attention forward example of head dim `d` against the host:
 /// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
-void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx) {
+void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx,
+                                   const std::string &stem = "attention_fwd") {
   auto &dev = t.device();
   auto &rng = t.random();
-  std::string file = "nvidia/attention_fwd_hd" + std::to_string(d) + ".mlir";
+  std::string name = stem + "_hd" + std::to_string(d);
+  std::string file = "nvidia/" + name + ".mlir";
   auto module = t.loadExample(file);
   ASSERT_TRUE(module);
-  auto attn = module->kernel("attention_fwd_hd" + std::to_string(d));
+  auto attn = module->kernel(name);
   ASSERT_TRUE(attn.ok()) << attn.status().message();
   SCOPED_TRACE(file + ": " + std::to_string(heads) + " heads of " + std::to_string(nCtx));
   const size_t count = size_t(heads) * nCtx * d;
@@ -777,6 +779,16 @@ TEST_F(NvidiaGpu, FlashAttentionForwardMatchesTheHost) {
     expectAttentionMatchesTheHost(*this, d, 1, 128);
     expectAttentionMatchesTheHost(*this, d, 3, 512);
   }
+}
+
+// FlashAttention-3's schedule: a producer warpgroup and two consumer
+// warpgroups taking turns on the matrix unit, with register budgets; n_ctx
+// of 128 (one block: no loop iteration) and 512 (three), 1 and 3 heads.
+TEST_F(NvidiaGpu, PingPongFlashAttentionForwardMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma or setmaxnreg (sm_90a's alone)";
+  expectAttentionMatchesTheHost(*this, 128, 1, 128, "attention_fwd_pingpong");
+  expectAttentionMatchesTheHost(*this, 128, 3, 512, "attention_fwd_pingpong");
 }
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
