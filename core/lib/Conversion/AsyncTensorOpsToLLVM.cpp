@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -30,21 +30,6 @@ namespace {
 
 Value i64Const(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v));
-}
-
-/// The barrier's address: its view's first element.
-Value barrierAddress(OpBuilder &b, Location loc, Value lowered) {
-  MemDesc desc = unpackMemDesc(b, loc, lowered);
-  return LLVM::GEPOp::create(b, loc, desc.base.getType(), b.getI64Type(), desc.base,
-                             ValueRange{desc.origin});
-}
-
-/// True in lane 0 of warp 0, and-ed with `pred` when there is one.
-Value leaderOf(OpBuilder &b, Location loc, TargetHooks &hooks, Value pred) {
-  Value lane = hooks.laneId(b, loc), warp = warpIdHere(hooks, b, loc);
-  Value ids = LLVM::OrOp::create(b, loc, lane, warp);
-  Value leader = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ids, i32Const(b, loc, 0));
-  return pred ? LLVM::AndOp::create(b, loc, leader, pred).getResult() : leader;
 }
 
 /// Emits `body` under `cond`: before -> (cond) then -> after.

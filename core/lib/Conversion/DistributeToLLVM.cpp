@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -38,6 +38,7 @@
 #include <map>
 
 using namespace hadron::lowering;
+using hadron::TileInfoCache;
 
 hadron::TargetHooks::~TargetHooks() = default;
 
