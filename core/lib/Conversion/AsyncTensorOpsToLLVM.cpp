@@ -5,7 +5,8 @@
 // leader (lane 0 of warp 0), does the work that happens once per CTA.
 //
 // A target with a copy engine (TargetHooks::hasTensorCopyEngine) gets the
-// leader predicate and the addresses and emits its own instructions.
+// leader predicate and the addresses and emits its own barrier instructions,
+// and copies with a pattern of its own (TargetHooks::populateLoweringPatterns).
 // Everywhere else they are implemented here:
 //  - a barrier's 8 bytes are two i32 words: the arrivals still missing in
 //    the current phase, and (expected count << 1) | phase parity. The
@@ -201,50 +202,14 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     TargetHooks &hooks = lowering.hooks;
+    if (hooks.hasTensorCopyEngine())
+      return rewriter.notifyMatchFailure(op, "the target's own pattern copies on its engine");
     TensorDescType descType = op.getDesc().getType();
     MemDescType dstType = op.getDst().getType();
     Type elem = getTypeConverter()->convertType(dstType.getElementType());
-    const unsigned elemBytes = dstType.getElementType().getIntOrFloatBitWidth() / 8;
     MemDesc dst = unpackMemDesc(rewriter, loc, adaptor.getDst());
-    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarrier());
     Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
     SmallVector<int64_t> block(descType.getShape());
-
-    if (hooks.hasTensorCopyEngine()) {
-      unsigned swizzle = 0;
-      if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(descType.getEncoding())) {
-        if (matrix.getTransposed())
-          return op->emitOpError()
-                 << "copies into a transposed " << descType.getEncoding()
-                 << ": a copy engine writes the descriptor's innermost dim contiguously; copy "
-                    "into the untransposed layout and view it with hd.memdesc_permute";
-        swizzle = matrix.getSwizzle();
-      } else {
-        std::string why;
-        auto addr = sharedAddressing(dstType, why);
-        if (failed(addr))
-          return op->emitOpError() << why;
-        // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
-        int64_t expect = 1;
-        for (int d = int(block.size()) - 1; d >= 0; --d)
-          for (int64_t off : addr->lin[d]) {
-            if (off != expect)
-              return op->emitOpError()
-                     << "copies into " << descType.getEncoding()
-                     << ": the target's copy engine writes #hd.matrix_shared tiles or "
-                        "unswizzled row-major ones";
-            expect *= 2;
-          }
-      }
-      Value tile = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
-                                       ValueRange{dst.origin});
-      std::string err = hooks.tensorCopy(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
-                                         block, elemBytes, swizzle, tile, barrier, leader);
-      if (!err.empty())
-        return op->emitOpError() << err;
-      rewriter.eraseOp(op);
-      return success();
-    }
 
     std::string why;
     auto addr = sharedAddressing(dstType, why);

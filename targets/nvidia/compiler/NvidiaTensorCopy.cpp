@@ -2,7 +2,8 @@
 //
 // hd.async_tensor_copy is cp.async.bulk.tensor (the tensor memory accelerator)
 // reading a CUtensorMap kernel parameter that the runtime part encodes
-// (NvidiaTensorMap.cpp); barriers are mbarrier objects in shared memory.
+// (NvidiaTensorMap.cpp), lowered by this target's own pattern in place of
+// core's generic copy; barriers are mbarrier objects in shared memory.
 // The copy engine moves at most the swizzle span (swizzle bytes) of the
 // innermost dim per box: a wider block is several boxes, one after the
 // other in shared memory, as #hd.matrix_shared lays the tile out. The
@@ -13,6 +14,9 @@
 #include "NvidiaHooks.h"
 
 #include "../model/NvidiaModel.h"
+
+#include "hadron/Conversion/LoweringUtils.h"
+#include "hadron/Conversion/SharedAddressing.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -36,49 +40,15 @@ std::string predicated(const std::string &predOperand, const std::string &instr)
          "\n\t}";
 }
 
-} // namespace
-
-// TMA and the expect-tx mbarrier forms arrived with sm_90.
-bool NvidiaHooks::hasTensorCopyEngine() const { return arch.computeCapability >= 90; }
-
-Type NvidiaHooks::tensorDescType(MLIRContext *ctx, unsigned rank) {
-  if (!hasTensorCopyEngine())
-    return TargetHooks::tensorDescType(ctx, rank);
-  // The generic address of the __grid_constant__ parameter.
-  return LLVM::LLVMPointerType::get(ctx);
-}
-
-void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsigned count,
-                               Value leader) {
-  inlinePtx(b, loc,
-          predicated("$1", "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";"),
-          "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
-}
-
-void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsigned count,
-                                 int64_t expectBytes, Value leader) {
-  std::string instr =
-      expectBytes >= 0
-          ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
-                ";"
-          : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
-  inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
-}
-
-void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {
-  // try_wait suspends the thread for a while before it reports; retry until
-  // the phase completed. Labels are local to the braces.
-  inlinePtx(b, loc,
-          "{\n\t.reg .pred done;\n\tWAIT:\n\t"
-          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
-          "@!done bra.uni WAIT;\n\t}",
-          "l,r", {asI64(b, loc, barrier), phase});
-}
-
-std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, ValueRange coords,
-                                    ArrayRef<int64_t> block, unsigned elemBytes,
-                                    unsigned swizzleBytes, Value shared, Value barrier,
-                                    Value leader) {
+/// Copies the block of `block` elements (`elemBytes` each, laid out in
+/// shared memory as a matrix_shared tile of `swizzleBytes`, 0 for
+/// unswizzled row-major) at `coords` (i32, outermost first) of the
+/// CUtensorMap `desc` to `shared` (the tile's first element), completing on
+/// `barrier`, issued where `leader` is true. Returns "" on success, or a
+/// message naming the limit where the copy engine cannot copy such a block.
+std::string copyBlock(OpBuilder &b, Location loc, Value desc, ValueRange coords,
+                      ArrayRef<int64_t> block, unsigned elemBytes, unsigned swizzleBytes,
+                      Value shared, Value barrier, Value leader) {
   const size_t rank = block.size();
   const int64_t innerBytes = block.back() * elemBytes;
   int64_t boxInner = block.back();
@@ -136,6 +106,105 @@ std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, Valu
     inlinePtx(b, loc, predicated("$3", instr), constraints, operands);
   }
   return "";
+}
+
+/// hd.async_tensor_copy on the copy engine, in place of core's generic copy
+/// (a loop of one thread, for targets without an engine): checks that the
+/// destination is a layout the engine writes, then copyBlock.
+struct TensorCopyLowering : lowering::TilePattern<hd::AsyncTensorCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(hd::AsyncTensorCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    hd::TensorDescType descType = op.getDesc().getType();
+    hd::MemDescType dstType = op.getDst().getType();
+    Type elem = getTypeConverter()->convertType(dstType.getElementType());
+    const unsigned elemBytes = dstType.getElementType().getIntOrFloatBitWidth() / 8;
+    lowering::MemDesc dst = lowering::unpackMemDesc(rewriter, loc, adaptor.getDst());
+    Value barrier = lowering::barrierAddress(rewriter, loc, adaptor.getBarrier());
+    Value leader = lowering::leaderOf(rewriter, loc, lowering.hooks, adaptor.getPred());
+    SmallVector<int64_t> block(descType.getShape());
+
+    unsigned swizzle = 0;
+    if (auto matrix = dyn_cast<hd::MatrixSharedLayoutAttr>(descType.getEncoding())) {
+      if (matrix.getTransposed())
+        return op->emitOpError()
+               << "copies into a transposed " << descType.getEncoding()
+               << ": a copy engine writes the descriptor's innermost dim contiguously; copy "
+                  "into the untransposed layout and view it with hd.memdesc_permute";
+      swizzle = matrix.getSwizzle();
+    } else {
+      std::string why;
+      auto addr = lowering::sharedAddressing(dstType, why);
+      if (failed(addr))
+        return op->emitOpError() << why;
+      // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
+      int64_t expect = 1;
+      for (int d = int(block.size()) - 1; d >= 0; --d)
+        for (int64_t off : addr->lin[d]) {
+          if (off != expect)
+            return op->emitOpError()
+                   << "copies into " << descType.getEncoding()
+                   << ": the copy engine writes #hd.matrix_shared tiles or unswizzled "
+                      "row-major ones";
+          expect *= 2;
+        }
+    }
+    Value tile = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
+                                     ValueRange{dst.origin});
+    std::string err = copyBlock(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(), block,
+                                elemBytes, swizzle, tile, barrier, leader);
+    if (!err.empty())
+      return op->emitOpError() << err;
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+// TMA and the expect-tx mbarrier forms arrived with sm_90.
+bool NvidiaHooks::hasTensorCopyEngine() const { return arch.computeCapability >= 90; }
+
+Type NvidiaHooks::tensorDescType(MLIRContext *ctx, unsigned rank) {
+  if (!hasTensorCopyEngine())
+    return TargetHooks::tensorDescType(ctx, rank);
+  // The generic address of the __grid_constant__ parameter.
+  return LLVM::LLVMPointerType::get(ctx);
+}
+
+void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsigned count,
+                               Value leader) {
+  inlinePtx(b, loc,
+          predicated("$1", "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";"),
+          "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
+}
+
+void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsigned count,
+                                 int64_t expectBytes, Value leader) {
+  std::string instr =
+      expectBytes >= 0
+          ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
+                ";"
+          : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
+  inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
+}
+
+void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {
+  // try_wait suspends the thread for a while before it reports; retry until
+  // the phase completed. Labels are local to the braces.
+  inlinePtx(b, loc,
+          "{\n\t.reg .pred done;\n\tWAIT:\n\t"
+          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
+          "@!done bra.uni WAIT;\n\t}",
+          "l,r", {asI64(b, loc, barrier), phase});
+}
+
+void NvidiaHooks::populateLoweringPatterns(lowering::TileTypeConverter &converter,
+                                           lowering::Lowering &lowering,
+                                           RewritePatternSet &patterns) {
+  if (hasTensorCopyEngine())
+    patterns.add<TensorCopyLowering>(converter, lowering, lowering::kTargetPatternBenefit);
 }
 
 void NvidiaHooks::fenceAsyncShared(OpBuilder &b, Location loc) {
