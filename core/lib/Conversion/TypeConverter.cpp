@@ -24,7 +24,8 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx, TargetHooks &hooks, TileI
     return VectorType::get({info->numRegs}, element);
   });
   addConversion([this](MemDescType type) -> Type { return memDescStruct(type.getContext()); });
-  addConversion([](AsyncTokenType type) -> Type { return IntegerType::get(type.getContext(), 32); });
+  addConversion(
+      [](AsyncTokenType type) -> Type { return IntegerType::get(type.getContext(), 32); });
   addConversion([this](TensorDescType type) -> Type {
     return this->hooks.tensorDescType(type.getContext(), type.getShape().size());
   });
