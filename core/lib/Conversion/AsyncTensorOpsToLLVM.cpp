@@ -1,11 +1,14 @@
 //===- AsyncTensorOpsToLLVM.cpp - Barriers and bulk tensor copies ---------===//
 //
 // hd.mbarrier_init/expect/arrive/wait, hd.async_tensor_copy,
-// hd.async_tensor_store(_wait) and hd.fence_async_shared. Every thread of the CTA runs them; one thread, the
-// leader (lane 0 of warp 0), does the work that happens once per CTA.
+// hd.async_tensor_store(_wait) and hd.fence_async_shared. Every thread of the
+// CTA runs them; one thread, the leader (lane 0 of warp 0), does the work
+// that happens once per CTA.
 //
 // A target with a copy engine (TargetHooks::hasTensorCopyEngine) gets the
-// leader predicate and the addresses and emits its own instructions.
+// leader predicate and the addresses and emits its own barrier instructions,
+// and copies, stores and waits for stores with patterns of its own
+// (TargetHooks::populateLoweringPatterns).
 // Everywhere else they are implemented here:
 //  - a barrier's 8 bytes are two i32 words: the arrivals still missing in
 //    the current phase, and (expected count << 1) | phase parity. The
@@ -22,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -32,21 +35,6 @@ namespace {
 
 Value i64Const(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v));
-}
-
-/// The barrier's address: its view's first element.
-Value barrierAddress(OpBuilder &b, Location loc, Value lowered) {
-  MemDesc desc = unpackMemDesc(b, loc, lowered);
-  return LLVM::GEPOp::create(b, loc, desc.base.getType(), b.getI64Type(), desc.base,
-                             ValueRange{desc.origin});
-}
-
-/// True in lane 0 of warp 0, and-ed with `pred` when there is one.
-Value leaderOf(OpBuilder &b, Location loc, TargetHooks &hooks, Value pred) {
-  Value lane = hooks.laneId(b, loc), warp = warpIdHere(hooks, b, loc);
-  Value ids = LLVM::OrOp::create(b, loc, lane, warp);
-  Value leader = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ids, i32Const(b, loc, 0));
-  return pred ? LLVM::AndOp::create(b, loc, leader, pred).getResult() : leader;
 }
 
 /// Emits `body` under `cond`: before -> (cond) then -> after.
@@ -211,35 +199,6 @@ struct MBarrierWaitLowering : TilePattern<MBarrierWaitOp> {
   }
 };
 
-/// The swizzle span (0: unswizzled row-major) of `tile`, a block of `desc`,
-/// as a copy engine reads or writes it, or an error on `op`.
-FailureOr<unsigned> engineSwizzle(Operation *op, TensorDescType descType, MemDescType tile) {
-  if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(descType.getEncoding())) {
-    if (matrix.getTransposed())
-      return op->emitOpError()
-             << "copies a transposed " << descType.getEncoding()
-             << ": a copy engine moves the descriptor's innermost dim contiguously; use the "
-                "untransposed layout and view it with hd.memdesc_permute";
-    return matrix.getSwizzle();
-  }
-  std::string why;
-  auto addr = sharedAddressing(tile, why);
-  if (failed(addr))
-    return op->emitOpError() << why;
-  // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
-  int64_t expect = 1;
-  ArrayRef<int64_t> block = descType.getShape();
-  for (int d = int(block.size()) - 1; d >= 0; --d)
-    for (int64_t off : addr->lin[d]) {
-      if (off != expect)
-        return op->emitOpError() << "copies " << descType.getEncoding()
-                                 << " tiles: the target's copy engine moves #hd.matrix_shared "
-                                    "tiles or unswizzled row-major ones";
-      expect *= 2;
-    }
-  return 0u;
-}
-
 /// The generic tensor copy, run by one thread: for (i = 0; i < numel; ++i)
 /// with `toShared`, tile[coords of i] = in bounds ? global[...] : 0;
 /// without, global[...] = tile[coords of i] where in bounds.
@@ -358,28 +317,14 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     TargetHooks &hooks = lowering.hooks;
+    if (hooks.hasTensorCopyEngine())
+      return rewriter.notifyMatchFailure(op, "the target's own pattern copies on its engine");
     TensorDescType descType = op.getDesc().getType();
     MemDescType dstType = op.getDst().getType();
     Type elem = getTypeConverter()->convertType(dstType.getElementType());
-    const unsigned elemBytes = dstType.getElementType().getIntOrFloatBitWidth() / 8;
     MemDesc dst = unpackMemDesc(rewriter, loc, adaptor.getDst());
-    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarrier());
     Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
     SmallVector<int64_t> block(descType.getShape());
-
-    if (hooks.hasTensorCopyEngine()) {
-      FailureOr<unsigned> swizzle = engineSwizzle(op, descType, dstType);
-      if (failed(swizzle))
-        return failure();
-      Value tile = LLVM::GEPOp::create(rewriter, loc, dst.base.getType(), elem, dst.base,
-                                       ValueRange{dst.origin});
-      std::string err = hooks.tensorCopy(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
-                                         block, elemBytes, *swizzle, tile, barrier, leader);
-      if (!err.empty())
-        return op->emitOpError() << err;
-      rewriter.eraseOp(op);
-      return success();
-    }
 
     std::string why;
     auto addr = sharedAddressing(dstType, why);
@@ -403,40 +348,25 @@ struct AsyncTensorStoreLowering : TilePattern<AsyncTensorStoreOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     TargetHooks &hooks = lowering.hooks;
+    if (hooks.hasTensorCopyEngine())
+      return rewriter.notifyMatchFailure(op, "the target's own pattern stores on its engine");
     TensorDescType descType = op.getDesc().getType();
     MemDescType srcType = op.getSrc().getType();
     Type elem = getTypeConverter()->convertType(srcType.getElementType());
-    const unsigned elemBytes = srcType.getElementType().getIntOrFloatBitWidth() / 8;
     SmallVector<int64_t> block(descType.getShape());
-    FailureOr<unsigned> swizzle = 0u;
-    if (hooks.hasTensorCopyEngine() && failed(swizzle = engineSwizzle(op, descType, srcType)))
-      return failure();
     std::string why;
     auto addr = sharedAddressing(srcType, why);
     if (failed(addr))
       return op->emitOpError() << why;
-
-    // What the CTA wrote is visible to the copy: each thread orders its
-    // writes before the copy engine's reads, then all wait for each other.
-    hooks.fenceAsyncShared(rewriter, loc);
+    // What the CTA wrote is what the leader stores, now; the barrier of
+    // hd.async_tensor_store_wait keeps the others from overwriting it.
     barrierHere(hooks, rewriter, loc);
     MemDesc src = unpackMemDesc(rewriter, loc, adaptor.getSrc());
     Value leader = leaderOf(rewriter, loc, hooks, Value());
-    if (hooks.hasTensorCopyEngine()) {
-      Value tile = LLVM::GEPOp::create(rewriter, loc, src.base.getType(), elem, src.base,
-                                       ValueRange{src.origin});
-      std::string err = hooks.tensorStore(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
-                                          block, elemBytes, *swizzle, tile, leader);
-      if (!err.empty())
-        return op->emitOpError() << err;
-    } else {
-      // The leader stores the block now; hd.async_tensor_store_wait's
-      // barrier keeps the other threads from overwriting it meanwhile.
-      emitIf(rewriter, loc, leader, [&] {
-        blockLoop(rewriter, loc, hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem,
-                  *addr, src, /*toShared=*/false);
-      });
-    }
+    emitIf(rewriter, loc, leader, [&] {
+      blockLoop(rewriter, loc, hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem, *addr,
+                src, /*toShared=*/false);
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -446,12 +376,12 @@ struct AsyncTensorStoreWaitLowering : TilePattern<AsyncTensorStoreWaitOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(AsyncTensorStoreWaitOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     TargetHooks &hooks = lowering.hooks;
     if (hooks.hasTensorCopyEngine())
-      hooks.tensorStoreWait(rewriter, loc, op.getPending(), leaderOf(rewriter, loc, hooks, Value()));
-    // The leader's word is everyone's: the tiles may be written again.
-    barrierHere(hooks, rewriter, loc);
+      return rewriter.notifyMatchFailure(op, "the target's own pattern waits for its engine");
+    // Stores completed when they were made: the tiles may be written again
+    // once every thread is past the leader's store.
+    barrierHere(hooks, rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -473,7 +403,8 @@ void populateAsyncTensorPatterns(TileTypeConverter &converter, Lowering &lowerin
                                  RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, ArriveLowering<MBarrierExpectOp>,
                ArriveLowering<MBarrierArriveOp>, MBarrierWaitLowering, AsyncTensorCopyLowering,
-               AsyncTensorStoreLowering, AsyncTensorStoreWaitLowering, FenceAsyncSharedLowering>(converter, lowering);
+               AsyncTensorStoreLowering, AsyncTensorStoreWaitLowering, FenceAsyncSharedLowering>(
+      converter, lowering);
 }
 
 } // namespace hadron::lowering

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 namespace hadron::lowering {
 namespace {

@@ -1,6 +1,6 @@
 //===- ConvertLayoutOpToLLVM.cpp - convert_layout and the other moves ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

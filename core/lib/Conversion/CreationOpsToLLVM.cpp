@@ -1,6 +1,6 @@
 //===- CreationOpsToLLVM.cpp - arange, splat, constants, program ids, hints ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

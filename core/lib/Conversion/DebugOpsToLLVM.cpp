@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 namespace hadron::lowering {
 namespace {

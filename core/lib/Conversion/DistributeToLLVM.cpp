@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -38,6 +38,7 @@
 #include <map>
 
 using namespace hadron::lowering;
+using hadron::TileInfoCache;
 
 hadron::TargetHooks::~TargetHooks() = default;
 
@@ -252,6 +253,24 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   TileTypeConverter converter(ctx, hooks, tiles);
 
   RewritePatternSet patterns(ctx);
+  // The target's own patterns first: their benefit puts them before core's
+  // for the ops they match, and core's run where they decline.
+  {
+    RewritePatternSet own(ctx);
+    hooks.populateLoweringPatterns(converter, lowering, own);
+    for (std::unique_ptr<RewritePattern> &pattern : own.getNativePatterns()) {
+      PatternBenefit benefit = pattern->getBenefit();
+      if (!benefit.isImpossibleToMatch() && benefit.getBenefit() < kTargetPatternBenefit) {
+        std::optional<OperationName> root = pattern->getRootKind();
+        return module.emitError()
+               << "a target pattern for " << (root ? root->getStringRef() : "any op")
+               << " has benefit " << benefit.getBenefit() << "; a target's patterns need at least "
+               << kTargetPatternBenefit
+               << " (kTargetPatternBenefit) to be tried before core's generic ones";
+      }
+      patterns.add(std::move(pattern));
+    }
+  }
   populateCreationPatterns(converter, lowering, patterns);
   populateElementwisePatterns(converter, lowering, patterns);
   populateLayoutMovePatterns(converter, lowering, patterns);

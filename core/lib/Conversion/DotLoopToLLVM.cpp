@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -1,6 +1,6 @@
 //===- DotOpToLLVM.cpp - dot through FMA or a target's matrix units ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- ElementwiseOpsToLLVM.cpp - arith and math on tiles ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- GlobalMemoryOpsToLLVM.cpp - addptr, load, store ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- ReduceScanOpToLLVM.cpp - reduce and scan ===//
 
-#include "TileLowering.h"
+#include "LoweringInternals.h"
 
 #include "hadron/Layout/LayoutFactories.h"
 

@@ -19,9 +19,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileLowering.h"
-
+#include "hadron/Analysis/ScratchSize.h"
 #include "hadron/Conversion/Passes.h"
+#include "hadron/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -30,22 +30,16 @@
 
 #include <algorithm>
 
-using namespace hadron::lowering;
+using namespace mlir;
+using namespace hadron::hd;
+using hadron::kSharedOffsetAttr;
+using hadron::scratchBytes;
+using hadron::TileInfoCache;
 
 namespace {
 
 constexpr int64_t kAlignment = 16;
 constexpr llvm::StringLiteral kScratchBytesAttr = "hd.scratch_bytes";
-
-int64_t memDescBytes(MemDescType type) {
-  int64_t encRank = type.getEncoding().getRank();
-  ArrayRef<int64_t> alloc = type.getAllocShape();
-  int64_t elems = type.getEncoding().getAllocatedElements(alloc.take_back(encRank));
-  for (int64_t d = 0; d + encRank < int64_t(alloc.size()); ++d)
-    elems *= alloc[d];
-  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  return elems * std::max<int64_t>(1, bits / 8);
-}
 
 bool isView(Operation *op) {
   return isa<MemDescSliceOp, MemDescIndexOp, MemDescPermuteOp, MemDescReinterpretOp>(op);
@@ -113,7 +107,7 @@ LogicalResult allocateFunction(func::FuncOp func, bool foldThreads, uint64_t cap
   std::vector<Buffer> buffers;
   func.walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      Buffer buffer{op, memDescBytes(alloc.getType()), num.at(op), num.at(op), -1, {}};
+      Buffer buffer{op, allocationBytes(alloc.getType()), num.at(op), num.at(op), -1, {}};
       Block *home = op->getBlock();
       SmallVector<Value> worklist{alloc.getResult()};
       while (!worklist.empty()) {
@@ -216,7 +210,7 @@ public:
       }
       if (auto alloc = dyn_cast<LocalAllocOp>(def))
         if (auto offset = alloc->getAttrOfType<IntegerAttr>(kSharedOffsetAttr))
-          return {offset.getInt(), offset.getInt() + memDescBytes(alloc.getType())};
+          return {offset.getInt(), offset.getInt() + allocationBytes(alloc.getType())};
       break;
     }
     return {0, total};

@@ -82,6 +82,15 @@ bool hadron::hd::isBarrierMemDesc(Type type) {
   return n == 1;
 }
 
+int64_t hadron::hd::allocationBytes(MemDescType type) {
+  int64_t encRank = type.getEncoding().getRank();
+  ArrayRef<int64_t> alloc = type.getAllocShape();
+  int64_t elems = type.getEncoding().getAllocatedElements(alloc.take_back(encRank));
+  for (int64_t d = 0; d + encRank < int64_t(alloc.size()); ++d)
+    elems *= alloc[d];
+  return elems * std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+}
+
 bool hadron::hd::sameTilePlacement(SharedLayoutAttrInterface a, SharedLayoutAttrInterface b,
                                    llvm::ArrayRef<int64_t> shape) {
   if (a == b)
@@ -248,9 +257,7 @@ private:
 
   LogicalResult checkAllocation(LocalAllocOp alloc) {
     MemDescType type = alloc.getType();
-    uint64_t bytes = static_cast<uint64_t>(
-                         type.getEncoding().getAllocatedElements(type.getAllocShape())) *
-                     std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
+    uint64_t bytes = static_cast<uint64_t>(allocationBytes(type));
     if (bytes > target.getSharedMemoryBytes())
       return alloc.emitOpError() << "of " << type << " needs " << bytes
                                  << " bytes of shared memory; target "

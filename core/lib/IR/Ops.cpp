@@ -557,18 +557,6 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
-namespace {
-/// Bytes of the allocation a memdesc type describes.
-int64_t allocationBytes(MemDescType type) {
-  int64_t encRank = type.getEncoding().getRank();
-  ArrayRef<int64_t> alloc = type.getAllocShape();
-  int64_t elems = type.getEncoding().getAllocatedElements(alloc.take_back(encRank));
-  for (int64_t d = 0; d + encRank < int64_t(alloc.size()); ++d)
-    elems *= alloc[d];
-  return elems * std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
-}
-} // namespace
-
 LogicalResult MemDescReinterpretOp::verify() {
   MemDescType src = getSrc().getType(), result = getType();
   if (src.getShape() != src.getAllocShape())

@@ -40,6 +40,10 @@ public:
              mlir::ValueRange args) override;
   void assertTrue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
                   llvm::StringRef message) override;
+  /// The target's own patterns, tried before core's (TemplatePatterns.cpp).
+  void populateLoweringPatterns(hadron::lowering::TileTypeConverter &converter,
+                                hadron::lowering::Lowering &lowering,
+                                mlir::RewritePatternSet &patterns) override;
 
 private:
   /// The implicit arguments (grid info, shared memory) as op results, which

@@ -101,17 +101,12 @@ public:
                       int64_t expectBytes, mlir::Value leader) override;
   void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
                     mlir::Value phase) override;
-  std::string tensorCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                         mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
-                         unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
-                         mlir::Value barrier, mlir::Value leader) override;
   void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) override;
-  std::string tensorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                          mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
-                          unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
-                          mlir::Value leader) override;
-  void tensorStoreWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending,
-                       mlir::Value leader) override;
+  /// hd.async_tensor_copy, hd.async_tensor_store(_wait) on sm_90+:
+  /// cp.async.bulk.tensor.
+  void populateLoweringPatterns(lowering::TileTypeConverter &converter,
+                                lowering::Lowering &lowering,
+                                mlir::RewritePatternSet &patterns) override;
 
 private:
   /// The model's entry for `name` if this arch can issue it, else why not.

@@ -2,7 +2,8 @@
 //
 // hd.async_tensor_copy is cp.async.bulk.tensor (the tensor memory accelerator)
 // reading a CUtensorMap kernel parameter that the runtime part encodes
-// (NvidiaTensorMap.cpp); barriers are mbarrier objects in shared memory.
+// (NvidiaTensorMap.cpp), lowered by this target's own pattern in place of
+// core's generic copy; barriers are mbarrier objects in shared memory.
 // The copy engine moves at most the swizzle span (swizzle bytes) of the
 // innermost dim per box: a wider block is several boxes, one after the
 // other in shared memory, as #hd.matrix_shared lays the tile out. The
@@ -13,6 +14,9 @@
 #include "NvidiaHooks.h"
 
 #include "../model/NvidiaModel.h"
+
+#include "hadron/Conversion/LoweringUtils.h"
+#include "hadron/Conversion/SharedAddressing.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -37,47 +41,6 @@ std::string predicated(const std::string &predOperand, const std::string &instr)
   return "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + predOperand + ", 0;\n\t@p " + instr +
          "\n\t}";
 }
-
-} // namespace
-
-// TMA and the expect-tx mbarrier forms arrived with sm_90.
-bool NvidiaHooks::hasTensorCopyEngine() const { return arch.computeCapability >= 90; }
-
-Type NvidiaHooks::tensorDescType(MLIRContext *ctx, unsigned rank) {
-  if (!hasTensorCopyEngine())
-    return TargetHooks::tensorDescType(ctx, rank);
-  // The generic address of the __grid_constant__ parameter.
-  return LLVM::LLVMPointerType::get(ctx);
-}
-
-void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsigned count,
-                               Value leader) {
-  inlinePtx(b, loc,
-          predicated("$1", "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";"),
-          "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
-}
-
-void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsigned count,
-                                 int64_t expectBytes, Value leader) {
-  std::string instr =
-      expectBytes >= 0
-          ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
-                ";"
-          : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
-  inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
-}
-
-void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {
-  // try_wait suspends the thread for a while before it reports; retry until
-  // the phase completed. Labels are local to the braces.
-  inlinePtx(b, loc,
-          "{\n\t.reg .pred done;\n\tWAIT:\n\t"
-          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
-          "@!done bra.uni WAIT;\n\t}",
-          "l,r", {asI64(b, loc, barrier), phase});
-}
-
-namespace {
 
 /// How a block is cut into copy-engine boxes: `count` boxes of `inner`
 /// innermost elements, one after the other in shared memory, `bytes` each.
@@ -163,45 +126,176 @@ std::string issueBoxes(OpBuilder &b, Location loc, Value desc, ValueRange coords
   return "";
 }
 
+/// The swizzle span (0: unswizzled row-major) of `tile`, a block of
+/// `descType`, as the copy engine reads or writes it, or an error on `op`.
+FailureOr<unsigned> engineSwizzle(Operation *op, hd::TensorDescType descType,
+                                  hd::MemDescType tile) {
+  if (auto matrix = dyn_cast<hd::MatrixSharedLayoutAttr>(descType.getEncoding())) {
+    if (matrix.getTransposed())
+      return op->emitOpError()
+             << "copies a transposed " << descType.getEncoding()
+             << ": the copy engine moves the descriptor's innermost dim contiguously; use the "
+                "untransposed layout and view it with hd.memdesc_permute";
+    return matrix.getSwizzle();
+  }
+  std::string why;
+  auto addr = lowering::sharedAddressing(tile, why);
+  if (failed(addr))
+    return op->emitOpError() << why;
+  // Unswizzled row-major: offset bit i is coordinate bit i, innermost first.
+  int64_t expect = 1;
+  ArrayRef<int64_t> block = descType.getShape();
+  for (int d = int(block.size()) - 1; d >= 0; --d)
+    for (int64_t off : addr->lin[d]) {
+      if (off != expect)
+        return op->emitOpError() << "copies " << descType.getEncoding()
+                                 << " tiles: the copy engine moves #hd.matrix_shared tiles or "
+                                    "unswizzled row-major ones";
+      expect *= 2;
+    }
+  return 0u;
+}
+
+/// The tile's first element, where the engine reads or writes it.
+Value tileStart(OpBuilder &b, Location loc, const lowering::MemDesc &desc, Type elem) {
+  return LLVM::GEPOp::create(b, loc, desc.base.getType(), elem, desc.base,
+                             ValueRange{desc.origin});
+}
+
+/// hd.async_tensor_copy on the copy engine, in place of core's generic copy
+/// (a loop of one thread): one cp.async.bulk.tensor per box, completing on
+/// the barrier.
+struct TensorCopyLowering : lowering::TilePattern<hd::AsyncTensorCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(hd::AsyncTensorCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    hd::TensorDescType descType = op.getDesc().getType();
+    hd::MemDescType dstType = op.getDst().getType();
+    FailureOr<unsigned> swizzle = engineSwizzle(op, descType, dstType);
+    if (failed(swizzle))
+      return failure();
+    Type elem = getTypeConverter()->convertType(dstType.getElementType());
+    const unsigned elemBytes = dstType.getElementType().getIntOrFloatBitWidth() / 8;
+    lowering::MemDesc dst = lowering::unpackMemDesc(rewriter, loc, adaptor.getDst());
+    Value barrier = lowering::barrierAddress(rewriter, loc, adaptor.getBarrier());
+    Value leader = lowering::leaderOf(rewriter, loc, lowering.hooks, adaptor.getPred());
+    const std::string dims = std::to_string(descType.getShape().size());
+    std::string err = issueBoxes(
+        rewriter, loc, adaptor.getDesc(), adaptor.getCoords(), descType.getShape(), elemBytes,
+        *swizzle, tileStart(rewriter, loc, dst, elem), leader, {barrier},
+        [&](const std::string &list) {
+          return "cp.async.bulk.tensor." + dims +
+                 "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" + list +
+                 "}], [$3];";
+        });
+    if (!err.empty())
+      return op->emitOpError() << err;
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// hd.async_tensor_store: every thread fences its shared writes for the
+/// async proxy, the CTA (region) meets, and the leader issues the boxes as
+/// one bulk group.
+struct TensorStoreLowering : lowering::TilePattern<hd::AsyncTensorStoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(hd::AsyncTensorStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    hd::TensorDescType descType = op.getDesc().getType();
+    hd::MemDescType srcType = op.getSrc().getType();
+    FailureOr<unsigned> swizzle = engineSwizzle(op, descType, srcType);
+    if (failed(swizzle))
+      return failure();
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
+    const unsigned elemBytes = srcType.getElementType().getIntOrFloatBitWidth() / 8;
+    lowering.hooks.fenceAsyncShared(rewriter, loc);
+    lowering::barrierHere(lowering.hooks, rewriter, loc);
+    lowering::MemDesc src = lowering::unpackMemDesc(rewriter, loc, adaptor.getSrc());
+    Value leader = lowering::leaderOf(rewriter, loc, lowering.hooks, Value());
+    const std::string dims = std::to_string(descType.getShape().size());
+    std::string err = issueBoxes(rewriter, loc, adaptor.getDesc(), adaptor.getCoords(),
+                                 descType.getShape(), elemBytes, *swizzle,
+                                 tileStart(rewriter, loc, src, elem), leader, {},
+                                 [&](const std::string &list) {
+                                   return "cp.async.bulk.tensor." + dims +
+                                          "d.global.shared::cta.bulk_group [$1, {" + list +
+                                          "}], [$0];";
+                                 });
+    if (!err.empty())
+      return op->emitOpError() << err;
+    inlinePtx(rewriter, loc, predicated("$0", "cp.async.bulk.commit_group;"), "r",
+              {asI32(rewriter, loc, leader)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// hd.async_tensor_store_wait: the leader waits for its bulk groups (their
+/// reads; with none left pending, their writes too), then the CTA meets.
+struct TensorStoreWaitLowering : lowering::TilePattern<hd::AsyncTensorStoreWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(hd::AsyncTensorStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned pending = op.getPending();
+    std::string wait = pending ? "cp.async.bulk.wait_group.read " + std::to_string(pending) + ";"
+                               : std::string("cp.async.bulk.wait_group 0;");
+    Value leader = lowering::leaderOf(rewriter, loc, lowering.hooks, Value());
+    inlinePtx(rewriter, loc, predicated("$0", wait), "r", {asI32(rewriter, loc, leader)});
+    lowering::barrierHere(lowering.hooks, rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
-std::string NvidiaHooks::tensorCopy(OpBuilder &b, Location loc, Value desc, ValueRange coords,
-                                    ArrayRef<int64_t> block, unsigned elemBytes,
-                                    unsigned swizzleBytes, Value shared, Value barrier,
-                                    Value leader) {
-  const std::string dims = std::to_string(block.size());
-  return issueBoxes(b, loc, desc, coords, block, elemBytes, swizzleBytes, shared, leader,
-                    {barrier}, [&](const std::string &list) {
-                      return "cp.async.bulk.tensor." + dims +
-                             "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" +
-                             list + "}], [$3];";
-                    });
+// TMA and the expect-tx mbarrier forms arrived with sm_90.
+bool NvidiaHooks::hasTensorCopyEngine() const { return arch.computeCapability >= 90; }
+
+Type NvidiaHooks::tensorDescType(MLIRContext *ctx, unsigned rank) {
+  if (!hasTensorCopyEngine())
+    return TargetHooks::tensorDescType(ctx, rank);
+  // The generic address of the __grid_constant__ parameter.
+  return LLVM::LLVMPointerType::get(ctx);
 }
 
-std::string NvidiaHooks::tensorStore(OpBuilder &b, Location loc, Value desc, ValueRange coords,
-                                     ArrayRef<int64_t> block, unsigned elemBytes,
-                                     unsigned swizzleBytes, Value shared, Value leader) {
-  const std::string dims = std::to_string(block.size());
-  std::string err = issueBoxes(b, loc, desc, coords, block, elemBytes, swizzleBytes, shared,
-                               leader, {}, [&](const std::string &list) {
-                                 return "cp.async.bulk.tensor." + dims +
-                                        "d.global.shared::cta.bulk_group [$1, {" + list +
-                                        "}], [$0];";
-                               });
-  if (!err.empty())
-    return err;
-  // The boxes of this store are one group.
-  inlinePtx(b, loc, predicated("$0", "cp.async.bulk.commit_group;"), "r",
-            {asI32(b, loc, leader)});
-  return "";
+void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsigned count,
+                               Value leader) {
+  inlinePtx(b, loc,
+          predicated("$1", "mbarrier.init.shared::cta.b64 [$0], " + std::to_string(count) + ";"),
+          "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
 }
 
-void NvidiaHooks::tensorStoreWait(OpBuilder &b, Location loc, unsigned pending, Value leader) {
-  // With none left pending the writes must have completed too (the kernel
-  // may end, or read the result); otherwise the tiles' reads are enough.
-  std::string wait = pending ? "cp.async.bulk.wait_group.read " + std::to_string(pending) + ";"
-                             : std::string("cp.async.bulk.wait_group 0;");
-  inlinePtx(b, loc, predicated("$0", wait), "r", {asI32(b, loc, leader)});
+void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsigned count,
+                                 int64_t expectBytes, Value leader) {
+  std::string instr =
+      expectBytes >= 0
+          ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
+                ";"
+          : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
+  inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
+}
+
+void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {
+  // try_wait suspends the thread for a while before it reports; retry until
+  // the phase completed. Labels are local to the braces.
+  inlinePtx(b, loc,
+          "{\n\t.reg .pred done;\n\tWAIT:\n\t"
+          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
+          "@!done bra.uni WAIT;\n\t}",
+          "l,r", {asI64(b, loc, barrier), phase});
+}
+
+void NvidiaHooks::populateLoweringPatterns(lowering::TileTypeConverter &converter,
+                                           lowering::Lowering &lowering,
+                                           RewritePatternSet &patterns) {
+  if (hasTensorCopyEngine())
+    patterns.add<TensorCopyLowering, TensorStoreLowering, TensorStoreWaitLowering>(
+        converter, lowering, lowering::kTargetPatternBenefit);
 }
 
 void NvidiaHooks::fenceAsyncShared(OpBuilder &b, Location loc) {

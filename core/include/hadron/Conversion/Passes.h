@@ -65,6 +65,9 @@ mlir::LogicalResult insertBarriers(mlir::ModuleOp module);
 
 /// The attribute naming a kernel's planned shared-memory bytes.
 inline constexpr const char *kSharedBytesAttr = "hd.shared_bytes";
+/// The attribute allocateSharedMemory puts on each local_alloc and each op
+/// with scratch space: the buffer's byte offset in the CTA's shared memory.
+inline constexpr const char *kSharedOffsetAttr = "hd.shared_offset";
 
 /// Registers hd-resolve-layouts, hd-allocate-shared-memory and
 /// hd-insert-barriers with the MLIR pass registry.

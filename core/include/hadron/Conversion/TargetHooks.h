@@ -21,6 +21,7 @@
 
 namespace mlir {
 class ModuleOp;
+class RewritePatternSet;
 class Type;
 namespace LLVM {
 class LLVMFuncOp;
@@ -30,6 +31,10 @@ class LLVMFuncOp;
 namespace hadron {
 
 class LinearLayout;
+namespace lowering {
+class TileTypeConverter;
+struct Lowering;
+} // namespace lowering
 
 /// Implemented once per target. One instance serves one compilation; the
 /// kernel being lowered is announced with beginKernel before any other hook
@@ -140,7 +145,11 @@ public:
   /// default) core implements them with plain loads, stores and atomics on
   /// the barrier's 8 bytes, tensor copies complete at once, and a tensor
   /// descriptor argument is tensorDescType(). A target with a copy engine
-  /// and hardware barriers returns true and implements every hook below.
+  /// and hardware barriers returns true, implements every hook below and
+  /// lowers hd.async_tensor_copy, hd.async_tensor_store and
+  /// hd.async_tensor_store_wait with patterns of its own
+  /// (populateLoweringPatterns): core's copy, a loop of one thread, would
+  /// never arrive on such barriers.
   virtual bool hasTensorCopyEngine() const { return false; }
   /// The per-thread type of a tensor-descriptor kernel argument of `rank`
   /// dims. The default is the runtime's generic encoding (plugin/
@@ -160,33 +169,7 @@ public:
   /// Waits for the completion of the phase of parity `phase` (i32).
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
                             mlir::Value phase) {}
-  /// Copies the block of `block` elements (`elemBytes` each, laid out in
-  /// shared memory as a matrix_shared tile of `swizzleBytes`, 0 for
-  /// unswizzled row-major) at `coords` (i32, outermost first) of the
-  /// descriptor `desc` to `shared` (the tile's first element), completing on
-  /// `barrier`, issued where `leader` is true. Returns "" on success, or a
-  /// message naming the limit where the hardware cannot copy such a block.
-  virtual std::string tensorCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                                  mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
-                                  unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
-                                  mlir::Value barrier, mlir::Value leader) {
-    return "the target has no tensor copy engine";
-  }
   virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) {}
-  /// Starts copying the tile at `shared` (laid out as for tensorCopy) into
-  /// the block at `coords` of `desc`, issued where `leader` is true, as one
-  /// group of stores of its own. Returns "" or the limit, as tensorCopy.
-  virtual std::string tensorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                                  mlir::ValueRange coords, llvm::ArrayRef<int64_t> block,
-                                  unsigned elemBytes, unsigned swizzleBytes, mlir::Value shared,
-                                  mlir::Value leader) {
-    return "the target has no tensor copy engine";
-  }
-  /// Waits, where `leader` is true, until at most `pending` of the groups
-  /// tensorStore started there still read shared memory (all of them
-  /// complete when `pending` is 0).
-  virtual void tensorStoreWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending,
-                               mlir::Value leader) {}
 
   /// How many 8x8 matrices of 16-bit elements one warp-wide load from
   /// shared memory delivers (0, the default: the target has no such load).
@@ -279,6 +262,16 @@ public:
                                       mlir::ValueRange operands) {
     return {};
   }
+
+  /// Adds the target's own conversion patterns to the distribute lowering,
+  /// for ops whose generic lowering it replaces (a dot on its matrix units,
+  /// a copy on its engine, ...). Give each kTargetPatternBenefit
+  /// (LoweringUtils.h): the conversion then tries them before core's, and
+  /// core's pattern runs where the target's declines (fails to match). The
+  /// default adds none.
+  virtual void populateLoweringPatterns(lowering::TileTypeConverter &converter,
+                                        lowering::Lowering &lowering,
+                                        mlir::RewritePatternSet &patterns) {}
 };
 
 /// Lowers every kernel of `module` (hd ops, arith/math/scf/cf/func on tiles)

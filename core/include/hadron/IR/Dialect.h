@@ -75,6 +75,9 @@ namespace hadron::hd {
 Result<LinearLayout> toLinearLayout(mlir::RankedTensorType type);
 /// The linear layout of a shared-memory descriptor (its allocation shape).
 Result<LinearLayout> toLinearLayout(MemDescType type);
+/// Bytes of the allocation a memdesc type describes: every buffer of its
+/// stacked leading dims, padding included (sub-byte elements take a byte).
+int64_t allocationBytes(MemDescType type);
 /// A `#hd.linear` attribute equivalent to `layout` (register/lane/warp/block
 /// ins). Fails when the ins are not those four.
 Result<LinearLayoutAttr> toLinearLayoutAttr(mlir::MLIRContext *ctx,
