@@ -35,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <unistd.h>
 
@@ -49,7 +50,6 @@ Layout blockLayout(unsigned warps) {
 }
 
 int line = 0;
-unsigned warpsSeen[2] = {0, 0};
 
 /// One program's ring: out[p * kBlock + e] = sum over j of
 /// in[(p * nblocks + j) * kBlock + e], blocks handed from a one-warp
@@ -75,8 +75,8 @@ Ring ringArgs() {
   return r;
 }
 
+// [doc]
 void consume(const Ring &r) {
-  warpsSeen[0] = num_warps();
   Layout layout = blockLayout(num_warps());
   Tensor zero = full({kBlock}, 0.0, float32, layout);
   Tensor acc = for_range(0, r.nblocks, 1, zero, [&](Tensor j, Tensor acc) {
@@ -90,7 +90,6 @@ void consume(const Ring &r) {
 }
 
 void produce(const Ring &r) {
-  warpsSeen[1] = num_warps();
   Layout layout = blockLayout(num_warps());
   for_range(0, r.nblocks, 1, [&](Tensor j) {
     Tensor s = j % kStages;
@@ -114,6 +113,7 @@ auto ringSumGluonOrder = jit("ring_sum", [] {
   auto producer = [](const Ring &r) { produce(r); };
   warp_specialize(std::tuple(r), consumer, std::tuple(r), std::tuple(producer), {1});
 });
+// [doc]
 
 // Each region moves a 32 x 32 tile of its own between two layouts through
 // shared memory, with hd.barrier between the writes and the reads.
@@ -144,8 +144,6 @@ TEST(WarpSpecialize, BuildsVerifiedIRThatRoundTrips) {
   auto mod = ringSum.specialize({.numWarps = 4});
   std::string ir = irOf(mod);
   ASSERT_TRUE(mod);
-  EXPECT_EQ(warpsSeen[0], 4u) << "num_warps() in the default region";
-  EXPECT_EQ(warpsSeen[1], 1u) << "num_warps() in the worker";
   EXPECT_TRUE(containsInOrder(
       ir, {"hd.mbarrier_init", "hd.warp_specialize warps [1] default {", "hd.mbarrier_wait",
            "hd.local_load", "hd.mbarrier_arrive", "{per_warp}", "hd.warp_return",
@@ -164,6 +162,18 @@ TEST(WarpSpecialize, BuildsVerifiedIRThatRoundTrips) {
   EXPECT_EQ(again, ir);
 }
 
+TEST(WarpSpecialize, NumWarpsIsTheRegions) {
+  unsigned seen[3] = {0, 0, 0};
+  auto k = jit("k", [&] {
+    seen[0] = num_warps();
+    warp_specialize([&] { seen[1] = num_warps(); }, {{2, [&] { seen[2] = num_warps(); }}});
+  });
+  ASSERT_TRUE(k.specialize({.numWarps = 8}));
+  EXPECT_EQ(seen[0], 8u) << "the kernel";
+  EXPECT_EQ(seen[1], 8u) << "the default region";
+  EXPECT_EQ(seen[2], 2u) << "the worker";
+}
+
 TEST(WarpSpecialize, GluonOrderBuildsTheSameIR) {
   auto lambdas = ringSum.specialize({.numWarps = 4});
   auto gluon = ringSumGluonOrder.specialize({.numWarps = 4});
@@ -176,6 +186,20 @@ TEST(WarpSpecialize, RegionsWithBarriersVerify) {
                                           "hd.barrier", "hd.warp_return", "} partitions {",
                                           "hd.barrier", "hd.warp_return", "}, {", "hd.barrier",
                                           "hd.warp_return"}));
+}
+
+TEST(WarpSpecialize, ThePageQuotesTheTestedSource) {
+  std::ifstream pageFile(std::string(HADRON_SOURCE_DIR) + "/docs/frontend-cpp.md");
+  std::ifstream selfFile(std::string(HADRON_SOURCE_DIR) + "/tests/builder/WarpSpecializeTest.cpp");
+  std::string page((std::istreambuf_iterator<char>(pageFile)), std::istreambuf_iterator<char>());
+  std::string self((std::istreambuf_iterator<char>(selfFile)), std::istreambuf_iterator<char>());
+  const std::string marker = "// [doc]\n";
+  size_t begin = self.find(marker), end = self.find(marker, begin + 1);
+  ASSERT_NE(end, std::string::npos);
+  std::string quoted = self.substr(begin + marker.size(), end - begin - marker.size());
+  EXPECT_NE(page.find(quoted), std::string::npos)
+      << "docs/frontend-cpp.md does not quote WarpSpecializeTest.cpp's ring:\n"
+      << quoted;
 }
 
 /// The error of `kernel`, checked to start at `line` of this file, to hold
