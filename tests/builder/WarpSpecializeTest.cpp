@@ -397,6 +397,24 @@ TEST(WarpSpecialize, CompilesForNvidiaSm90a) {
   EXPECT_TRUE(assembles(ptx));
 }
 
+// CSE would merge the worker's tiles with the identical ones above it (the
+// worker has the kernel's warps, so the same layout): the compiler must
+// keep them the worker's.
+TEST(WarpSpecialize, AWorkerMayComputeTheTilesOfTheCodeAroundIt) {
+  if (!hasPlugin("nvidia"))
+    GTEST_SKIP() << "the NVIDIA plugin is not built";
+  auto k = jit("same_tiles", [] {
+    Tensor out = arg(pointer_type(int32));
+    store(out + arange(0, 128, blockLayout(4)), arange(0, 128, blockLayout(4)) * 2);
+    warp_specialize([] {}, {{4, [&] {
+      store(out + (128 + arange(0, 128, blockLayout(4))), arange(0, 128, blockLayout(4)) * 2);
+    }}});
+  });
+  auto mod = k.specialize({.numWarps = 4});
+  ASSERT_TRUE(mod);
+  EXPECT_TRUE(assembles(ptxOf(*mod)));
+}
+
 TEST(WarpSpecialize, RingMatchesTheReferenceOnAnNvidiaGpu) {
   auto dev = context().select("nvidia");
   if (!dev)
