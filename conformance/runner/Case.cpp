@@ -82,6 +82,7 @@ const std::vector<Case> &allCases() {
     addDotCases(c);
     addControlFlowCases(c);
     addMiscCases(c);
+    addWarpSpecializeCases(c);
     return c;
   }();
   return all;

@@ -143,6 +143,7 @@ void addAtomicCases(std::vector<Case> &cases);
 void addDotCases(std::vector<Case> &cases);
 void addControlFlowCases(std::vector<Case> &cases);
 void addMiscCases(std::vector<Case> &cases);
+void addWarpSpecializeCases(std::vector<Case> &cases);
 /// dot.mma.<name> cases for each instruction (cases/Dot.cpp), made per run
 /// from what the targets' compiler parts report; returns the instructions
 /// it cannot make a case for, and why.

@@ -41,7 +41,7 @@ def compile_for_targets(ir: str, kernel: str, name: str) -> None:
             atexit.register(_summary)
         count = _counts.setdefault(target, [0, 0])
         try:
-            kernels, _ = rt.context().compile(target, ir)
+            kernels, _, _ = rt.context().compile(target, ir)
             if kernel not in kernels:
                 raise ValueError(f"the module compiled without a kernel `{kernel}`")
             count[0] += 1

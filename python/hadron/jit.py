@@ -121,15 +121,17 @@ class CompiledBinary:
     (hadron.compile(..., target=...)); the runtime's kernel cache holds the
     binary, which a device of that arch loads for the same IR."""
 
-    __slots__ = ("key", "ir", "target", "kernels", "binary_size")
+    __slots__ = ("key", "ir", "target", "kernels", "binary_size", "asm")
 
     def __init__(self, key: str, ir: str, target: str, kernels: List[str],
-                 binary_size: int) -> None:
+                 binary_size: int, asm: Optional[str] = None) -> None:
         self.key = key
         self.ir = ir
         self.target = target
         self.kernels = kernels
         self.binary_size = binary_size
+        # The target's textual assembly (PTX for NVIDIA), None where it has none.
+        self.asm = asm
 
     def __repr__(self) -> str:
         return f"CompiledBinary({self.key} for {self.target}, {self.binary_size} bytes)"
@@ -447,8 +449,8 @@ class JITFunction:
                                 f"{', '.join(f'`{k}`' for k in left)} ({self._signature()})")
         if target is not None:
             trace = self._traced(num_warps, values, kinds)
-            names, size = rt.context().compile(target, trace.ir, opt_level)
-            return CompiledBinary(trace.name, trace.ir, target, list(names), size)
+            names, size, asm = rt.context().compile(target, trace.ir, opt_level)
+            return CompiledBinary(trace.name, trace.ir, target, list(names), size, asm)
         dev = rt._device_of(device)
         key = (dev.name, num_warps, *kinds)
         if opt_level == 3:  # what launches use: a later launch finds it

@@ -471,10 +471,10 @@ void bindBuilder(nb::module_ &m) {
       nb::arg("barrier"), nb::arg("bytes"), nb::arg("pred").none());
   m.def(
       "mbarrier_arrive",
-      [](const hb::SharedMemory &bar, int count, std::optional<hb::Tensor> pred) {
-        guarded([&] { hb::mbarrier_arrive(bar, count, optionalTensor(pred)); });
+      [](const hb::SharedMemory &bar, int count, std::optional<hb::Tensor> pred, bool perWarp) {
+        guarded([&] { hb::mbarrier_arrive(bar, count, optionalTensor(pred), perWarp); });
       },
-      nb::arg("barrier"), nb::arg("count"), nb::arg("pred").none());
+      nb::arg("barrier"), nb::arg("count"), nb::arg("pred").none(), nb::arg("per_warp") = false);
   m.def("mbarrier_wait", [](const hb::SharedMemory &bar, nb::handle phase) {
     guarded([&] { hb::mbarrier_wait(bar, operand(phase)); });
   });
@@ -525,6 +525,20 @@ void bindBuilder(nb::module_ &m) {
       return hb::while_(
           init, [&](hb::Values v) { return nb::cast<hb::Tensor>(condition(v)); },
           [&](hb::Values v) { return valuesFrom(body(v), "a while body"); });
+    });
+  });
+
+  // default() and each worker() build their regions; a Python exception
+  // they raise leaves through the builder unchanged.
+  m.def("warp_specialize", [](nb::callable dflt, std::vector<nb::callable> workers,
+                              std::vector<int> workerNumWarps) {
+    if (workers.size() != workerNumWarps.size())
+      throw nb::value_error("warp_specialize: one warp count per worker partition");
+    guarded([&] {
+      std::vector<hb::Partition> partitions;
+      for (size_t i = 0; i < workers.size(); ++i)
+        partitions.push_back({workerNumWarps[i], [&, i] { workers[i](); }});
+      hb::warp_specialize([&] { dflt(); }, partitions);
     });
   });
 

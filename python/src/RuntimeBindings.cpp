@@ -83,7 +83,8 @@ void bindRuntime(nb::module_ &m) {
            })
       // Compile-only (hd_context_compile): fills the kernel cache entry that
       // load_ir of the same IR and opt level reads on a device of `target`'s
-      // arch, with no device. Returns the kernels' names and the binary's size.
+      // arch, with no device. Returns the kernels' names, the binary's size
+      // and its textual assembly (PTX; None where the target has none).
       .def(
           "compile",
           [](const ContextRef &c, const std::string &target, const std::string &ir,
@@ -99,7 +100,9 @@ void bindRuntime(nb::module_ &m) {
             std::vector<std::string> kernels;
             for (uint32_t i = 0; i < module.num_kernels; ++i)
               kernels.push_back(module.kernels[i].name);
-            return nb::make_tuple(kernels, module.binary_size);
+            nb::object assembly = module.assembly ? nb::object(nb::str(module.assembly))
+                                                  : nb::none();
+            return nb::make_tuple(kernels, module.binary_size, assembly);
           },
           nb::arg("target"), nb::arg("ir"), nb::arg("opt_level") = 3)
       .def("plugins",

@@ -177,7 +177,7 @@ def test_compile_only_nvidia_fills_the_caches(tmp_path):
     os.environ["HADRON_CACHE_DIR"] = str(cache)
     try:
         ctx = hadron._runtime.Context.create()
-        kernels, size = ctx.compile("nvidia:sm_90a", ir)
+        kernels, size, _ = ctx.compile("nvidia:sm_90a", ir)
     finally:
         if env_cache is None:
             os.environ.pop("HADRON_CACHE_DIR")

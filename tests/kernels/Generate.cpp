@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
                    hadron::kernels::addMemoryKernels, hadron::kernels::addShapeKernels,
                    hadron::kernels::addReduceScanKernels, hadron::kernels::addAtomicKernels,
                    hadron::kernels::addLayoutKernels, hadron::kernels::addDotKernels,
-                   hadron::kernels::addSharedMemoryKernels, hadron::kernels::addDebugKernels})
+                   hadron::kernels::addSharedMemoryKernels, hadron::kernels::addDebugKernels,
+                   hadron::kernels::addWarpSpecializeKernels})
     if (std::string error = add(kernels); !error.empty()) {
       std::fprintf(stderr, "hadron-test-kernels: %s\n", error.c_str());
       return 1;

@@ -39,6 +39,8 @@ std::string addDotKernels(BuiltKernels &out);
 std::string addSharedMemoryKernels(BuiltKernels &out);
 /// tests/e2e's assert and hint kernels (Debug.h).
 std::string addDebugKernels(BuiltKernels &out);
+/// The warp-specialised kernels (WarpSpecialize.h).
+std::string addWarpSpecializeKernels(BuiltKernels &out);
 
 } // namespace hadron::kernels
 

@@ -1468,14 +1468,15 @@ void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &p
             loc, what);
 }
 
-void mbarrier_arrive(const SharedMemory &barrier, int count, const Tensor &pred, SourceLoc loc) {
+void mbarrier_arrive(const SharedMemory &barrier, int count, const Tensor &pred, bool perWarp,
+                     SourceLoc loc) {
   Trace &t = Trace::current(loc);
   const std::string what = "mbarrier_arrive";
   Value bar = barrierOf(t, barrier, loc, what);
   if (count < 1)
     t.fail(loc, what, "count " + std::to_string(count) + " must be at least 1");
   t.checked(hd::MBarrierArriveOp::create(t.b, t.at(loc), bar, uint32_t(count),
-                                         predOf(t, pred, loc, what)),
+                                         predOf(t, pred, loc, what), perWarp),
             loc, what);
 }
 

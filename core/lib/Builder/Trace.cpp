@@ -37,6 +37,8 @@ Location locationOf(MLIRContext *ctx, const SourceLoc &loc) {
 }
 } // namespace
 
+UserLocation currentUserLocation() { return userLocation; }
+
 std::string str(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -59,7 +61,9 @@ std::string shapeStr(llvm::ArrayRef<int64_t> shape) {
 }
 
 Trace::Trace(MLIRContext *ctx, ModuleOp module, func::FuncOp func, const Options &options)
-    : ctx(ctx), b(ctx), module(module), func(func), options(options), previous_(currentTrace) {
+    : ctx(ctx), b(ctx), module(module), func(func), options(options), warps(options.numWarps),
+      warpsOwner("the kernel runs num_warps = " + std::to_string(options.numWarps)),
+      previous_(currentTrace) {
   currentTrace = this;
 }
 
@@ -87,9 +91,10 @@ std::string Trace::takeDiagnostics() {
   return d;
 }
 
-void Trace::verify(Operation *op, const SourceLoc &loc, const std::string &what) {
+void Trace::verify(Operation *op, const SourceLoc &loc, const std::string &what,
+                   bool recursive) {
   takeDiagnostics();
-  if (failed(mlir::verify(op, /*verifyRecursively=*/false)))
+  if (failed(mlir::verify(op, recursive)))
     fail(loc, what, takeDiagnostics());
 }
 
@@ -111,10 +116,10 @@ Attribute Trace::layout(const Layout &l, const SourceLoc &loc, const std::string
   if (!parsed)
     fail(loc, what, "invalid layout " + l.str() + ": " + takeDiagnostics());
   if (auto dist = dyn_cast<hd::DistributedLayoutAttrInterface>(parsed)) {
-    if (!dist.isPlaceholder() && dist.getNumWarps() != options.numWarps)
+    if (!dist.isPlaceholder() && dist.getNumWarps() != warps)
       fail(loc, what,
            "layout " + l.str() + " spans " + std::to_string(dist.getNumWarps()) +
-               " warps, but the kernel runs num_warps = " + std::to_string(options.numWarps));
+               " warps, but " + warpsOwner);
   }
   return parsed;
 }
@@ -178,8 +183,12 @@ Result<Module> trace(const std::string &name, const std::string &key, const Opti
   Trace t(ctx, module, func, options);
   ScopedDiagnosticHandler handler(ctx, [&t](Diagnostic &d) {
     t.diagnostics += d.str();
-    for (const Diagnostic &note : d.getNotes())
-      t.diagnostics += " (" + note.str() + ")";
+    for (const Diagnostic &note : d.getNotes()) {
+      // The verifier's dump of the op: the user wrote no IR.
+      std::string text = note.str();
+      if (text.rfind("see current operation", 0) != 0)
+        t.diagnostics += " (" + text + ")";
+    }
     t.diagnostics += "\n";
     return success();
   });

@@ -44,6 +44,13 @@ public:
   mlir::func::FuncOp func;
   Options options;
   std::vector<int> divisibility; ///< Per argument; 0: none.
+  /// The warps of the region being built (options.numWarps outside
+  /// warp_specialize) and what runs them, for messages ("the kernel runs
+  /// num_warps = 4", "worker partition 0 of warp_specialize runs 1 warp").
+  unsigned warps;
+  std::string warpsOwner;
+  /// Inside a region of warp_specialize (they do not nest).
+  bool inWarpSpecialize = false;
 
   /// The MLIR location of a C++ source location.
   mlir::Location at(const SourceLoc &loc) const;
@@ -51,8 +58,10 @@ public:
   /// Stops the trace: "file:line:col: error: what: message".
   [[noreturn]] void fail(const SourceLoc &loc, const std::string &what,
                          const std::string &message) const;
-  /// Runs the op's verifier (not its regions' ops); fails with what it said.
-  void verify(mlir::Operation *op, const SourceLoc &loc, const std::string &what);
+  /// Runs the op's verifier (and its regions' ops' when `recursive`); fails
+  /// with what it said.
+  void verify(mlir::Operation *op, const SourceLoc &loc, const std::string &what,
+              bool recursive = false);
   template <typename OpT> OpT checked(OpT op, const SourceLoc &loc, const std::string &what) {
     verify(op.getOperation(), loc, what);
     return op;
@@ -86,6 +95,9 @@ struct Module::State {
 } // namespace hadron::builder
 
 namespace hadron::builder::detail {
+
+/// What set_user_location last set on this thread (an empty file: none).
+UserLocation currentUserLocation();
 
 /// Text of a type or attribute, for messages.
 std::string str(mlir::Type t);

@@ -12,9 +12,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -29,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <functional>
 #include <new>
 #include <optional>
 
@@ -161,6 +164,40 @@ unsigned moduleNumWarps(ModuleOp module) {
   return numWarps;
 }
 
+/// CSE replaces an op of an hd.warp_specialize partition by an identical one
+/// above the op (the regions are not isolated from above, so the scope of
+/// values it knows reaches into them): the partition then reads a tile that
+/// other warps hold. Clones such side-effect-free ops, with the tiles they
+/// read, back into the partition's entry; anything else stays for the
+/// verifier to report.
+void rematerializeTilesInPartitions(ModuleOp module) {
+  module.walk([](hd::WarpSpecializeOp ws) {
+    for (Region &region : ws.getPartitions()) {
+      IRMapping inside;
+      OpBuilder b(&region.front(), region.front().begin());
+      std::function<Value(Value)> local = [&](Value v) -> Value {
+        if (!isa<RankedTensorType>(v.getType()) || region.isAncestor(v.getParentRegion()))
+          return v;
+        if (Value mapped = inside.lookupOrNull(v))
+          return mapped;
+        Operation *def = v.getDefiningOp();
+        if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+          return v;
+        for (Value operand : def->getOperands())
+          inside.map(operand, local(operand));
+        Operation *clone = b.clone(*def, inside);
+        inside.map(def->getResults(), clone->getResults());
+        return inside.lookup(v);
+      };
+      region.walk([&](Operation *op) {
+        for (OpOperand &use : op->getOpOperands())
+          if (Value v = local(use.get()); v != use.get())
+            use.set(v);
+      });
+    }
+  });
+}
+
 /// Everything a compiled module points to, kept alive until release.
 struct OwnedCompiledModule {
   hd_compiled_module view{}; // first member: release() casts the view back
@@ -240,9 +277,14 @@ Result<LoweredModule> lowerToLLVM(llvm::StringRef ir, const PipelineTarget &targ
   result.kernels = std::move(*kernels);
 
   PassManager pm(&ctx);
+  // Verified below, once CSE's merges across hd.warp_specialize are undone.
+  pm.enableVerifier(false);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (failed(pm.run(*module)))
+    return fail("canonicalization failed");
+  rematerializeTilesInPartitions(*module);
+  if (failed(verify(*module)))
     return fail("canonicalization failed");
 
   if (failed(expandMath(*module)))

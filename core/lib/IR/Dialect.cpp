@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FoldInterfaces.h"
 
 using namespace mlir;
 using namespace hadron::hd;
@@ -48,12 +49,22 @@ struct HadronOpAsmInterface : OpAsmDialectInterface {
     return AliasResult::FinalAlias;
   }
 };
+
+/// Constants the folder makes inside a region of hd.warp_specialize stay in
+/// that region: hoisted above it, a tile would be spread over the warps of
+/// the code around the op, not the region's.
+struct HadronFoldInterface : DialectFoldInterface {
+  using DialectFoldInterface::DialectFoldInterface;
+  bool shouldMaterializeInto(Region *region) const final {
+    return isa<WarpSpecializeOp>(region->getParentOp());
+  }
+};
 } // namespace
 
 void HadronDialect::initialize() {
   registerAttributes();
   registerTypes();
-  addInterfaces<HadronOpAsmInterface>();
+  addInterfaces<HadronOpAsmInterface, HadronFoldInterface>();
   addOperations<
 #define GET_OP_LIST
 #include "hadron/IR/HadronOps.cpp.inc"

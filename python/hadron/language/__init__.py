@@ -16,4 +16,5 @@ from .tensor_copy import (  # noqa: F401
     allocate_mbarrier, async_tensor_copy, fence_async_shared, mbarrier_arrive, mbarrier_expect,
     mbarrier_init, mbarrier_wait, tensor_descriptor, tensor_descriptor_type,
 )
+from .partitions import warp_specialize  # noqa: F401
 from . import mbarrier, tma  # noqa: F401,E402

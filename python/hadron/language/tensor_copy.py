@@ -155,10 +155,18 @@ def mbarrier_expect(barrier: shared_memory_descriptor, bytes: int, pred: Any = T
                              _pred(pred, "mbarrier.expect"))
 
 
-def mbarrier_arrive(barrier: shared_memory_descriptor, count: int = 1, pred: Any = True) -> None:
+def mbarrier_arrive(barrier: shared_memory_descriptor, count: int = 1, pred: Any = True,
+                    per_warp: bool = False) -> None:
+    """Arrive `count` times. With `per_warp`, each warp arrives on its own as
+    soon as its threads are done (a barrier initialised with the number of
+    arriving warps completes when the last has): how the consumers of a
+    ring release a buffer to a producer partition (hl.warp_specialize)."""
+    per_warp = _unwrap(per_warp)
+    if not isinstance(per_warp, bool):
+        raise TypeError(f"mbarrier.arrive: per_warp must be a bool, got {per_warp!r}")
     _builder.mbarrier_arrive(_barrier(barrier, "mbarrier.arrive"),
                              _constexpr_int(count, "mbarrier.arrive: count"),
-                             _pred(pred, "mbarrier.arrive"))
+                             _pred(pred, "mbarrier.arrive"), per_warp)
 
 
 def mbarrier_wait(barrier: shared_memory_descriptor, phase: Any) -> None:

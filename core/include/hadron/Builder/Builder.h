@@ -53,6 +53,7 @@
 #include <optional>
 #include <source_location>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -531,8 +532,12 @@ void mbarrier_init(const SharedMemory &barrier, int count, SourceLoc loc = Sourc
 /// Arrive once and expect `bytes` to land on the barrier (where `pred`).
 void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &pred = {},
                      SourceLoc loc = SourceLoc::current());
+/// Arrive `count` times (where `pred`). With `perWarp`, each warp arrives
+/// on its own once its threads are done, without waiting for the others:
+/// a barrier initialised with the number of arriving warps completes when
+/// the last has (how consumers hand a stage back to a producer partition).
 void mbarrier_arrive(const SharedMemory &barrier, int count = 1, const Tensor &pred = {},
-                     SourceLoc loc = SourceLoc::current());
+                     bool perWarp = false, SourceLoc loc = SourceLoc::current());
 /// Wait for the completion of the phase of parity `phase` (i32).
 void mbarrier_wait(const SharedMemory &barrier, const Operand &phase,
                    SourceLoc loc = SourceLoc::current());
@@ -614,6 +619,71 @@ auto if_(const Operand &condition, Then &&then, Else &&otherwise = nullptr,
 /// while (condition(values)) values = body(values); returns the values.
 Values while_(const Values &init, const std::function<Tensor(Values)> &condition,
               const std::function<Values(Values)> &body, SourceLoc loc = SourceLoc::current());
+
+//===----------------------------------------------------------------------===//
+// Warp specialisation
+//===----------------------------------------------------------------------===//
+
+/// A worker partition: its warps (a power of two) and the callable that
+/// builds its region.
+struct Partition {
+  int numWarps = 1;
+  std::function<void()> body;
+};
+
+/// Runs regions at the same time on disjoint groups of warps
+/// (hd.warp_specialize, Gluon's gl.warp_specialize): `defaultPartition` on
+/// the kernel's num_warps warps, each worker on the next `numWarps` warps.
+/// Each callable builds its region while it runs. Inside a region its warps
+/// are the program as far as its ops can tell: layouts span num_warps()
+/// warps (the region's), barrier() waits for the region's warps, and the
+/// mbarrier and tensor-copy ops are the region's. Regions read scalars,
+/// pointers and shared memory defined above; a worker never reads a tile
+/// defined above (other warps hold it). They talk through shared memory
+/// ordered by mbarriers, and all meet again after the call.
+///
+///   SharedMemory ring = allocate_shared_memory(float32, {2, 128}, shared);
+///   SharedMemory full = allocate_mbarriers(2), empty = allocate_mbarriers(2);
+///   ... mbarrier_init each stage's full (1) and empty (num_warps()) ...
+///   warp_specialize(
+///       [&] { /* consumer: wait full, read the stage, arrive per warp on empty */ },
+///       {{1, [&] { /* producer: wait empty, fill the stage, arrive on full */ }}});
+///
+/// Targets need warps that run concurrently and a barrier per region; the
+/// host (a program is one thread) and targets without barriers for groups
+/// of warps reject the kernel when it is compiled, saying so.
+void warp_specialize(const std::function<void()> &defaultPartition,
+                     const std::vector<Partition> &workers, SourceLoc loc = SourceLoc::current());
+
+namespace detail {
+void warpSpecialize(const std::function<void()> &defaultPartition,
+                    const std::vector<std::function<void()>> &workers,
+                    const std::vector<int> &workerNumWarps, const SourceLoc &loc);
+} // namespace detail
+
+/// The same in Gluon's argument order: each partition is called with its
+/// arguments (std::tuples, unpacked), the workers given as a std::tuple of
+/// callables, one warp count each.
+///
+///   warp_specialize(std::tuple(ring, full, empty), consume,
+///                   std::tuple(src, ring, full, empty), std::tuple(produce), {1});
+template <typename DefaultArgs, typename DefaultFn, typename WorkerArgs, typename... WorkerFns>
+void warp_specialize(const DefaultArgs &defaultArgs, DefaultFn &&defaultPartition,
+                     const WorkerArgs &workerArgs, const std::tuple<WorkerFns...> &workerPartitions,
+                     const std::vector<int> &workerNumWarps, SourceLoc loc = SourceLoc::current()) {
+  std::vector<std::function<void()>> workers;
+  std::apply(
+      [&](const auto &...fn) {
+        (workers.push_back([&fn, &workerArgs] { std::apply(fn, workerArgs); }), ...);
+      },
+      workerPartitions);
+  detail::warpSpecialize([&] { std::apply(defaultPartition, defaultArgs); }, workers,
+                         workerNumWarps, loc);
+}
+
+/// The warps of the region being built: the kernel's num_warps, or inside a
+/// warp_specialize partition that partition's.
+unsigned num_warps(SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Debugging and hints
