@@ -73,9 +73,10 @@ void putU64At(std::string &bytes, size_t at, uint64_t v) {
 }
 
 std::string refusal(const std::string &bytes) {
-  std::string why;
-  EXPECT_FALSE(bundle::decode(bytes, &why));
-  return why;
+  auto decoded = bundle::decode(bytes);
+  EXPECT_FALSE(decoded);
+  EXPECT_EQ(decoded.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  return decoded.status().message();
 }
 
 //===----------------------------------------------------------------------===//
@@ -84,9 +85,8 @@ std::string refusal(const std::string &bytes) {
 
 TEST(BundleFormat, RoundTrips) {
   std::string bytes = bundle::encode(sampleEntries());
-  std::string why;
-  auto back = bundle::decode(bytes, &why);
-  ASSERT_TRUE(back) << why;
+  auto back = bundle::decode(bytes);
+  ASSERT_TRUE(back) << back.status().message();
   ASSERT_EQ(back->size(), 2u);
   EXPECT_EQ((*back)[0].target(), "nvidia:sm_90a");
   EXPECT_EQ((*back)[0].cpu, "");
@@ -104,11 +104,11 @@ TEST(BundleFormat, RoundTrips) {
 TEST(BundleFormat, EveryTruncationAndEveryFlippedByteIsRefused) {
   const std::string bytes = bundle::encode(sampleEntries());
   for (size_t n = 0; n < bytes.size(); ++n)
-    EXPECT_FALSE(bundle::decode(bytes.substr(0, n), nullptr)) << "prefix of " << n << " bytes";
+    EXPECT_FALSE(bundle::decode(bytes.substr(0, n))) << "prefix of " << n << " bytes";
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string flipped = bytes;
     flipped[i] ^= 0x10;
-    EXPECT_FALSE(bundle::decode(flipped, nullptr)) << "byte " << i;
+    EXPECT_FALSE(bundle::decode(flipped)) << "byte " << i;
   }
 }
 
@@ -199,6 +199,17 @@ TEST(BundleFormat, TheCApiSaysWhereAndWhy) {
   const std::string missing = std::string(dir) + "/none.hdb";
   EXPECT_EQ(hd_bundle_open_file(missing.c_str(), &b, &err), HD_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find(missing), std::string::npos) << err.message;
+  EXPECT_EQ(hd_bundle_open_file(dir, &b, &err), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err.message), std::string(dir) + ": not a regular file");
+
+  ASSERT_EQ(hd_bundle_open(good.data(), good.size(), &b, &err), HD_OK) << err.message;
+  EXPECT_EQ(hd_bundle_write_file(b, (missing + "/k.hdb").c_str(), &err),
+            HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err.message).rfind("cannot create " + missing + "/.k.hdb.", 0), 0u)
+      << err.message;
+  ASSERT_EQ(hd_bundle_write_file(b, path.c_str(), &err), HD_OK) << err.message;
+  EXPECT_EQ(readFile(path), good);
+  hd_bundle_destroy(b);
   ::unlink(path.c_str());
   ::rmdir(dir);
 }
