@@ -13,13 +13,12 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,19 +27,11 @@ using namespace hadron::runtime;
 namespace bundle = hadron::runtime::bundle;
 namespace cache = hadron::runtime::cache;
 
+using hadron::runtime::tests::checkVectorAdd;
+using hadron::runtime::tests::readFile;
+using hadron::runtime::tests::writeFile;
+
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void writeFile(const std::string &path, const std::string &bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
 
 std::vector<bundle::Entry> sampleEntries() {
   bundle::Entry gpu;
@@ -249,28 +240,6 @@ protected:
     ctx.reset();
     EXPECT_EQ(std::system(("rm -rf '" + root + "'").c_str()), 0);
     ::unsetenv("HADRON_CACHE_DIR");
-  }
-
-  static void checkVectorAdd(const Device &device, const Module &module) {
-    auto add = module.kernel("vector_add");
-    ASSERT_TRUE(add.ok()) << add.status().message();
-    std::mt19937 rng(std::random_device{}());
-    const int32_t n = std::uniform_int_distribution<int32_t>(1000, 5000)(rng);
-    std::uniform_real_distribution<float> dist(-100, 100);
-    std::vector<float> x(n), y(n), out(n, std::nanf(""));
-    for (int i = 0; i < n; ++i) {
-      x[i] = dist(rng);
-      y[i] = dist(rng);
-    }
-    auto dx = device.alloc(n * 4), dy = device.alloc(n * 4), dout = device.alloc(n * 4);
-    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-    Status s = add->launch({static_cast<uint32_t>((n + 1023) / 1024), 1, 1},
-                           {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(dout->download(out).ok());
-    for (int i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i << " of " << n;
   }
 
   static std::string joined(const std::vector<std::string> &targets,

@@ -18,13 +18,12 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <thread>
 
 #include <sys/stat.h>
@@ -33,19 +32,11 @@
 using namespace hadron::runtime;
 namespace cache = hadron::runtime::cache;
 
+using hadron::runtime::tests::checkVectorAdd;
+using hadron::runtime::tests::readFile;
+using hadron::runtime::tests::writeFile;
+
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void writeFile(const std::string &path, const std::string &bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
 
 bool exists(const std::string &path) {
   struct stat st;
@@ -832,29 +823,6 @@ protected:
     copy(HADRON_TEST_HOST_RUNTIME_PART, hostRuntimeOnly + "/libhadron-target-host.so");
     ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
     ASSERT_FALSE(ir.empty());
-  }
-
-  /// Runs vector_add from `module` on `device` and checks every element.
-  static void checkVectorAdd(const Device &device, const Module &module) {
-    auto add = module.kernel("vector_add");
-    ASSERT_TRUE(add.ok()) << add.status().message();
-    const int32_t n = 3000;
-    std::mt19937 rng(std::random_device{}());
-    std::uniform_real_distribution<float> dist(-100, 100);
-    std::vector<float> x(n), y(n), out(n, std::nanf(""));
-    for (int i = 0; i < n; ++i) {
-      x[i] = dist(rng);
-      y[i] = dist(rng);
-    }
-    auto dx = device.alloc(n * 4), dy = device.alloc(n * 4), dout = device.alloc(n * 4);
-    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-    Status s = add->launch({(n + 1023) / 1024, 1, 1},
-                           {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(dout->download(out).ok());
-    for (int i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
   }
 
   std::string hostRuntimeOnly, ir;
