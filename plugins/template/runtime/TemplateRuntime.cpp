@@ -9,9 +9,12 @@
 // The template's one device is the host CPU, run serially: device memory is
 // host memory, a binary is an ELF shared object (TemplateKernelABI.h)
 // loaded with dlopen, and a launch calls the kernel once per CTA in order.
-// A real target replaces each method's body with calls into its driver,
-// which it dlopen's in `discover` (never links), and reports
-// HD_ERROR_DRIVER_MISSING / HD_ERROR_NO_DEVICE from there.
+// Its launches finish before they return, so it is a
+// plugin::SynchronousDevice, whose synchronize and events (steady-clock
+// timestamps) come from the SDK. A real target derives from plugin::Device,
+// implements those with its queue, replaces each method's body with calls
+// into its driver, which it dlopen's in `discover` (never links), and
+// reports HD_ERROR_DRIVER_MISSING / HD_ERROR_NO_DEVICE from there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +24,10 @@
 #include "hadron/plugin/NaturalArgs.h"
 #include "hadron/plugin/plugin.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,7 @@ struct TemplateModule : hd_plugin_module {
   void *handle = nullptr;
 };
 
-struct TemplateEvent : hd_plugin_event {
-  std::chrono::steady_clock::time_point at;
-};
-
-class TemplateDevice : public hadron::plugin::Device {
+class TemplateDevice : public hadron::plugin::SynchronousDevice {
 public:
   TemplateDevice() {
     std::snprintf(info.name, sizeof(info.name), "template (host CPU, serial)");
@@ -136,31 +133,6 @@ public:
       for (info[1] = 0; info[1] < info[4]; ++info[1])
         for (info[0] = 0; info[0] < info[3]; ++info[0])
           kernel(argv.data(), info, shared.data());
-    return HD_OK;
-  }
-
-  hd_status synchronize(hd_error *) override { return HD_OK; }
-
-  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
-    *out = new (std::nothrow) TemplateEvent;
-    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of memory");
-  }
-
-  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
-    static_cast<TemplateEvent *>(event)->at = std::chrono::steady_clock::now();
-    return HD_OK;
-  }
-
-  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                           hd_error *) override {
-    *ms = std::chrono::duration<float, std::milli>(static_cast<TemplateEvent *>(end)->at -
-                                                   static_cast<TemplateEvent *>(start)->at)
-              .count();
-    return HD_OK;
-  }
-
-  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
-    delete event;
     return HD_OK;
   }
 };
