@@ -840,6 +840,24 @@ int launchOverhead(rt::Context &ctx, const Options &o, JsonReport &json) {
 // Compile only
 //===----------------------------------------------------------------------===//
 
+/// Reads the kernel file that `option` (--matmul-ir, --attention-ir) names:
+/// its text and the name of its first func.func, which is the kernel run.
+bool readKernelFile(const char *option, const std::string &path, std::string &ir,
+                    std::string &name, std::string &why) {
+  if (!readFile(path, ir)) {
+    why = std::string("cannot read ") + option + " " + path;
+    return false;
+  }
+  size_t at = ir.find("func.func @");
+  if (at == std::string::npos) {
+    why = std::string(option) + " " + path + " holds no func.func";
+    return false;
+  }
+  at += 11;
+  name = ir.substr(at, ir.find_first_of("( ", at) - at);
+  return true;
+}
+
 /// The GEMMs to run: the embedded examples, or `spec` = FILE[:BMxBN], whose
 /// first func.func is the kernel.
 bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, std::string &why) {
@@ -864,18 +882,9 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
     k.tileN = bn;
   }
   k.label = path;
-  if (!readFile(path, k.ir)) {
-    why = "cannot read --matmul-ir " + path;
+  if (!readKernelFile("--matmul-ir", path, k.ir, k.name, why))
     return false;
-  }
-  size_t at = k.ir.find("func.func @");
-  if (at == std::string::npos) {
-    why = "--matmul-ir " + path + " holds no func.func";
-    return false;
-  }
-  at += 11;
-  size_t end = k.ir.find_first_of("( ", at);
-  k.name = k.ir.substr(at, end - at);
+  const size_t end = k.ir.find("func.func @" + k.name) + 11 + k.name.size();
   // A persistent kernel (one program per compute unit) says so in its name.
   k.persistent = k.name.find("persistent") != std::string::npos;
   // A and B as tensor descriptors when the signature says so.
@@ -896,17 +905,8 @@ bool attentionKernelsFor(const std::string &path, std::vector<AttentionKernel> &
   }
   AttentionKernel k;
   k.label = path;
-  if (!readFile(path, k.ir)) {
-    why = "cannot read --attention-ir " + path;
+  if (!readKernelFile("--attention-ir", path, k.ir, k.name, why))
     return false;
-  }
-  size_t at = k.ir.find("func.func @");
-  if (at == std::string::npos) {
-    why = "--attention-ir " + path + " holds no func.func";
-    return false;
-  }
-  at += 11;
-  k.name = k.ir.substr(at, k.ir.find_first_of("( ", at) - at);
   size_t hd = k.name.rfind("_hd");
   unsigned dim = 0;
   if (hd == std::string::npos || std::sscanf(k.name.c_str() + hd + 3, "%u", &dim) != 1 ||
