@@ -313,12 +313,24 @@ std::vector<Config> softmaxConfigs(uint32_t block, const std::vector<uint32_t> &
   return out;
 }
 
+/// The host's copy/add configs: blocks of 64 and 128 with the spt that fit
+/// one warp, then 256 to 4096 with spt 4, 8, 16 and 1, 4 or 8 warps.
+std::vector<Config> hostSweep() {
+  std::vector<Config> configs = sweep({64, 128}, {2, 4}, {1});
+  for (const Config &c : sweep({256, 512, 1024, 2048, 4096}, {4, 8, 16}, {1, 4, 8}))
+    configs.push_back(c);
+  return configs;
+}
+
 /// What a run with these options measures on a GPU (`gpu`) or the host.
 /// The compile-only mode compiles exactly these kernels.
 /// The host folds a program's whole tile into one thread's registers, so its
 /// code grows with the block: blocks stop at 4096 there (16384 took 7 minutes
-/// to compile on the 2-core build machine), and start at 256, whose tile fits
-/// in the vector registers (the fastest for copy and add).
+/// to compile on the 2-core build machine). They start at 64: a program
+/// loads its whole tile before it stores any of it, and on the host the
+/// smaller that burst, the closer copy and add come to a loop's interleaved
+/// loads and stores (docs/performance.md, "Host copy and add against the
+/// loops").
 std::vector<Workload> plan(const Options &o, bool gpu) {
   uint64_t n = o.n ? o.n : o.quick ? 10000 : gpu ? (1ull << 28) : (1ull << 26);
   std::vector<std::pair<uint32_t, uint32_t>> shapes = o.shapes;
@@ -327,9 +339,9 @@ std::vector<Workload> plan(const Options &o, bool gpu) {
              : gpu   ? std::vector<std::pair<uint32_t, uint32_t>>{{32768, 1024}, {8192, 8192}}
                      : std::vector<std::pair<uint32_t, uint32_t>>{{8192, 1024}};
   std::vector<Config> flat =
-      o.quick ? std::vector<Config>{{1024, 4, 4}, {512, 4, 1}, {256, 1, 8}}
+      o.quick ? std::vector<Config>{{1024, 4, 4}, {512, 4, 1}, {256, 1, 8}, {64, 2, 1}}
       : gpu   ? sweep({1024, 2048, 4096, 8192}, {4, 8}, {4, 8, 16})
-              : sweep({256, 512, 1024, 2048, 4096}, {4, 8, 16}, {1, 4, 8});
+              : hostSweep();
   std::vector<uint32_t> warps = o.quick ? std::vector<uint32_t>{1, 4}
                                 : gpu   ? std::vector<uint32_t>{4, 8, 16}
                                         : std::vector<uint32_t>{1, 4, 8};
