@@ -313,12 +313,24 @@ std::vector<Config> softmaxConfigs(uint32_t block, const std::vector<uint32_t> &
   return out;
 }
 
+/// The host's copy/add configs: blocks of 64 and 128 with the spt that fit
+/// one warp, then 256 to 4096 with spt 4, 8, 16 and 1, 4 or 8 warps.
+std::vector<Config> hostSweep() {
+  std::vector<Config> configs = sweep({64, 128}, {2, 4}, {1});
+  for (const Config &c : sweep({256, 512, 1024, 2048, 4096}, {4, 8, 16}, {1, 4, 8}))
+    configs.push_back(c);
+  return configs;
+}
+
 /// What a run with these options measures on a GPU (`gpu`) or the host.
 /// The compile-only mode compiles exactly these kernels.
 /// The host folds a program's whole tile into one thread's registers, so its
 /// code grows with the block: blocks stop at 4096 there (16384 took 7 minutes
-/// to compile on the 2-core build machine), and start at 256, whose tile fits
-/// in the vector registers (the fastest for copy and add).
+/// to compile on the 2-core build machine). They start at 64: a program
+/// loads its whole tile before it stores any of it, and on the host the
+/// smaller that burst, the closer copy and add come to a loop's interleaved
+/// loads and stores (docs/performance.md, "Host copy and add against the
+/// loops").
 std::vector<Workload> plan(const Options &o, bool gpu) {
   uint64_t n = o.n ? o.n : o.quick ? 10000 : gpu ? (1ull << 28) : (1ull << 26);
   std::vector<std::pair<uint32_t, uint32_t>> shapes = o.shapes;
@@ -327,9 +339,9 @@ std::vector<Workload> plan(const Options &o, bool gpu) {
              : gpu   ? std::vector<std::pair<uint32_t, uint32_t>>{{32768, 1024}, {8192, 8192}}
                      : std::vector<std::pair<uint32_t, uint32_t>>{{8192, 1024}};
   std::vector<Config> flat =
-      o.quick ? std::vector<Config>{{1024, 4, 4}, {512, 4, 1}, {256, 1, 8}}
+      o.quick ? std::vector<Config>{{1024, 4, 4}, {512, 4, 1}, {256, 1, 8}, {64, 2, 1}}
       : gpu   ? sweep({1024, 2048, 4096, 8192}, {4, 8}, {4, 8, 16})
-              : sweep({256, 512, 1024, 2048, 4096}, {4, 8, 16}, {1, 4, 8});
+              : hostSweep();
   std::vector<uint32_t> warps = o.quick ? std::vector<uint32_t>{1, 4}
                                 : gpu   ? std::vector<uint32_t>{4, 8, 16}
                                         : std::vector<uint32_t>{1, 4, 8};
@@ -840,6 +852,24 @@ int launchOverhead(rt::Context &ctx, const Options &o, JsonReport &json) {
 // Compile only
 //===----------------------------------------------------------------------===//
 
+/// Reads the kernel file that `option` (--matmul-ir, --attention-ir) names:
+/// its text and the name of its first func.func, which is the kernel run.
+bool readKernelFile(const char *option, const std::string &path, std::string &ir,
+                    std::string &name, std::string &why) {
+  if (!readFile(path, ir)) {
+    why = std::string("cannot read ") + option + " " + path;
+    return false;
+  }
+  size_t at = ir.find("func.func @");
+  if (at == std::string::npos) {
+    why = std::string(option) + " " + path + " holds no func.func";
+    return false;
+  }
+  at += 11;
+  name = ir.substr(at, ir.find_first_of("( ", at) - at);
+  return true;
+}
+
 /// The GEMMs to run: the embedded examples, or `spec` = FILE[:BMxBN], whose
 /// first func.func is the kernel.
 bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, std::string &why) {
@@ -864,18 +894,9 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
     k.tileN = bn;
   }
   k.label = path;
-  if (!readFile(path, k.ir)) {
-    why = "cannot read --matmul-ir " + path;
+  if (!readKernelFile("--matmul-ir", path, k.ir, k.name, why))
     return false;
-  }
-  size_t at = k.ir.find("func.func @");
-  if (at == std::string::npos) {
-    why = "--matmul-ir " + path + " holds no func.func";
-    return false;
-  }
-  at += 11;
-  size_t end = k.ir.find_first_of("( ", at);
-  k.name = k.ir.substr(at, end - at);
+  const size_t end = k.ir.find("func.func @" + k.name) + 11 + k.name.size();
   // A persistent kernel (one program per compute unit) says so in its name.
   k.persistent = k.name.find("persistent") != std::string::npos;
   // A, B (and C) as tensor descriptors when the signature says so.
@@ -900,17 +921,8 @@ bool attentionKernelsFor(const std::string &path, std::vector<AttentionKernel> &
   }
   AttentionKernel k;
   k.label = path;
-  if (!readFile(path, k.ir)) {
-    why = "cannot read --attention-ir " + path;
+  if (!readKernelFile("--attention-ir", path, k.ir, k.name, why))
     return false;
-  }
-  size_t at = k.ir.find("func.func @");
-  if (at == std::string::npos) {
-    why = "--attention-ir " + path + " holds no func.func";
-    return false;
-  }
-  at += 11;
-  k.name = k.ir.substr(at, k.ir.find_first_of("( ", at) - at);
   size_t hd = k.name.rfind("_hd");
   unsigned dim = 0;
   if (hd == std::string::npos || std::sscanf(k.name.c_str() + hd + 3, "%u", &dim) != 1 ||

@@ -13,6 +13,7 @@ namespace {
 
 constexpr char kMagic[8] = {'H', 'D', 'B', 'U', 'N', 'D', 'L', 'E'};
 
+using bytes::damaged;
 using bytes::putU32;
 using bytes::putU64;
 
@@ -33,12 +34,9 @@ std::string encodeRecord(const Entry &e) {
 }
 
 // Parses the record of entry `index`, which must fill `bytes` exactly.
-std::optional<Entry> decodeRecord(std::string_view bytes, uint32_t index, std::string *why) {
-  const std::string where = "entry " + std::to_string(index) + ": ";
-  auto refuse = [&](const std::string &reason) -> std::optional<Entry> {
-    if (why)
-      *why = where + reason;
-    return std::nullopt;
+Expected<Entry> decodeRecord(std::string_view bytes, uint32_t index) {
+  auto refuse = [&](const std::string &reason) {
+    return damaged("entry " + std::to_string(index) + ": " + reason);
   };
   bytes::Reader r(bytes);
   Entry e;
@@ -51,9 +49,10 @@ std::optional<Entry> decodeRecord(std::string_view bytes, uint32_t index, std::s
   }
   if (e.plugin.empty() || e.arch.empty())
     return refuse("no plugin or no arch named");
-  std::string reason;
-  if (!cache::decodeKernels(r, e.kernels, &reason))
-    return refuse(e.target() + ": " + reason);
+  Expected<std::vector<cache::KernelRecord>> kernels = cache::decodeKernels(r);
+  if (!kernels)
+    return refuse(e.target() + ": " + kernels.status().message());
+  e.kernels = std::move(kernels).value();
   uint64_t binarySize = r.u64();
   if (!r.ok() || binarySize == 0 || binarySize != r.remaining())
     return refuse(e.target() + ": binary of " + std::to_string(binarySize) + " bytes, " +
@@ -91,40 +90,35 @@ std::string encode(const std::vector<Entry> &entries) {
   return out;
 }
 
-std::optional<std::vector<Entry>> decode(std::string_view bytes, std::string *why) {
-  auto refuse = [&](std::string reason) -> std::optional<std::vector<Entry>> {
-    if (why)
-      *why = std::move(reason);
-    return std::nullopt;
-  };
+Expected<std::vector<Entry>> decode(std::string_view bytes) {
   if (!looksLikeBundle(bytes.data(), bytes.size()))
-    return refuse("not a Hadron bundle (bad magic)");
+    return damaged("not a Hadron bundle (bad magic)");
   if (bytes.size() < kHeaderSize + kTrailerSize)
-    return refuse("truncated: " + std::to_string(bytes.size()) + " bytes, a bundle has at least " +
+    return damaged("truncated: " + std::to_string(bytes.size()) + " bytes, a bundle has at least " +
                   std::to_string(kHeaderSize + kTrailerSize));
   bytes::Reader header(bytes.substr(sizeof(kMagic), kHeaderSize - sizeof(kMagic)));
   uint32_t version = header.u32();
   uint32_t count = header.u32();
   uint64_t fileSize = header.u64();
   if (version != kFormatVersion)
-    return refuse("format version " + std::to_string(version) + ", this runtime reads " +
+    return damaged("format version " + std::to_string(version) + ", this runtime reads " +
                   std::to_string(kFormatVersion));
   if (fileSize != bytes.size())
-    return refuse((fileSize > bytes.size() ? "truncated: " : "trailing bytes: ") +
+    return damaged((fileSize > bytes.size() ? "truncated: " : "trailing bytes: ") +
                   std::string("the header says ") + std::to_string(fileSize) +
                   " bytes, there are " + std::to_string(bytes.size()));
   const uint64_t recordsEnd = bytes.size() - kTrailerSize;
   const uint64_t tableEnd = kHeaderSize + uint64_t(count) * kTableEntrySize;
   if (count == 0)
-    return refuse("holds no entries");
+    return damaged("holds no entries");
   if (tableEnd > recordsEnd)
-    return refuse("an entry table of " + std::to_string(count) + " entries overruns the " +
+    return damaged("an entry table of " + std::to_string(count) + " entries overruns the " +
                   std::to_string(bytes.size()) + "-byte file");
   cache::Sha256 h;
   h.update(bytes.substr(0, recordsEnd));
   cache::Digest sum = h.finish();
   if (std::memcmp(sum.data(), bytes.data() + recordsEnd, kTrailerSize) != 0)
-    return refuse("checksum mismatch (the file is corrupted)");
+    return damaged("checksum mismatch (the file is corrupted)");
 
   bytes::Reader table(bytes.substr(kHeaderSize, tableEnd - kHeaderSize));
   std::vector<Entry> entries;
@@ -132,14 +126,14 @@ std::optional<std::vector<Entry>> decode(std::string_view bytes, std::string *wh
   for (uint32_t i = 0; i < count; ++i) {
     uint64_t offset = table.u64(), size = table.u64();
     if (offset < tableEnd || offset > recordsEnd || size > recordsEnd - offset)
-      return refuse("entry " + std::to_string(i) + " (offset " + std::to_string(offset) +
+      return damaged("entry " + std::to_string(i) + " (offset " + std::to_string(offset) +
                     ", size " + std::to_string(size) + ") lies outside the records, bytes " +
                     std::to_string(tableEnd) + " to " + std::to_string(recordsEnd));
-    std::optional<Entry> e = decodeRecord(bytes.substr(offset, size), i, why);
+    Expected<Entry> e = decodeRecord(bytes.substr(offset, size), i);
     if (!e)
-      return std::nullopt;
+      return e.status();
     if (!targets.insert(e->target()).second)
-      return refuse("entry " + std::to_string(i) + ": " + e->target() + " appears twice");
+      return damaged("entry " + std::to_string(i) + ": " + e->target() + " appears twice");
     entries.push_back(std::move(*e));
   }
   return entries;

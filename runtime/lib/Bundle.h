@@ -27,7 +27,6 @@
 #include "KernelCache.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,9 +58,9 @@ bool looksLikeBundle(const void *bytes, uint64_t size);
 /// The file's bytes.
 std::string encode(const std::vector<Entry> &entries);
 
-/// Parses and checks a bundle; on failure returns nothing and says why
-/// ("truncated: the header says 4096 bytes, there are 1000").
-std::optional<std::vector<Entry>> decode(std::string_view bytes, std::string *why);
+/// Parses and checks a bundle. Fails (HD_ERROR_INVALID_ARGUMENT) with what
+/// is wrong ("truncated: the header says 4096 bytes, there are 1000").
+Expected<std::vector<Entry>> decode(std::string_view bytes);
 
 } // namespace hadron::runtime::bundle
 

@@ -57,13 +57,12 @@ hd_status parseTargets(const char *text, std::vector<TargetName> &out, hd_error 
 
 hd_status openBytes(std::string bytes, const std::string &where, hd_bundle **out,
                     hd_error *err) {
-  std::string why;
-  std::optional<std::vector<bundle::Entry>> entries = bundle::decode(bytes, &why);
+  Expected<std::vector<bundle::Entry>> entries = bundle::decode(bytes);
   if (!entries)
-    return failWith(err, HD_ERROR_INVALID_ARGUMENT, where + why);
+    return failWith(err, entries.status().code(), where + entries.status().message());
   auto b = std::make_unique<hd_bundle>();
   b->bytes = std::move(bytes);
-  b->entries = std::move(*entries);
+  b->entries = std::move(entries).value();
   for (const bundle::Entry &e : b->entries) {
     cache::Entry view;
     view.binary = e.binary;
@@ -199,11 +198,12 @@ hd_status hd_bundle_open_file(const char *path, hd_bundle **out, hd_error *err) 
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_bundle_open_file: NULL argument");
   *out = nullptr;
   try {
-    std::string bytes, why;
-    if (!cache::readFile(path, bytes, &why))
-      return failWith(err, HD_ERROR_INVALID_ARGUMENT,
-                      why.empty() ? std::string(path) + ": no such file" : why);
-    return openBytes(std::move(bytes), std::string(path) + ": ", out, err);
+    Expected<std::optional<std::string>> bytes = cache::readFile(path);
+    if (!bytes)
+      return failWith(err, bytes.status().code(), bytes.status().message());
+    if (!*bytes)
+      return failWith(err, HD_ERROR_INVALID_ARGUMENT, std::string(path) + ": no such file");
+    return openBytes(std::move(**bytes), std::string(path) + ": ", out, err);
   } catch (const std::bad_alloc &) {
     return fail(err, HD_ERROR_OUT_OF_MEMORY, "hd_bundle_open_file: out of host memory");
   }
@@ -219,9 +219,9 @@ hd_status hd_bundle_write_file(const hd_bundle *bundle, const char *path, hd_err
   clearError(err);
   if (!bundle || !path)
     return fail(err, HD_ERROR_INVALID_ARGUMENT, "hd_bundle_write_file: NULL argument");
-  std::string why;
-  if (!cache::writeFileAtomically(path, bundle->bytes, 0666, &why))
-    return failWith(err, HD_ERROR_INVALID_ARGUMENT, why);
+  Status written = cache::writeFileAtomically(path, bundle->bytes, 0666);
+  if (!written)
+    return failWith(err, written.code(), written.message());
   return HD_OK;
 }
 

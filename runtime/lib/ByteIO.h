@@ -4,11 +4,14 @@
 // little-endian integers and length-prefixed strings. Writing appends to a
 // std::string; reading goes through a Reader whose every read is
 // bounds-checked, so that a damaged file can only make it fail, never read
-// past the end or allocate what the sizes claim before they are believed.
+// past the end or allocate what the sizes claim before they are believed;
+// the decoders then fail with damaged(what is wrong).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HADRON_RUNTIME_BYTEIO_H
 #define HADRON_RUNTIME_BYTEIO_H
+
+#include "hadron/runtime/Status.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +35,11 @@ inline void putU64(std::string &out, uint64_t v) {
 inline void setU64(std::string &out, size_t at, uint64_t v) {
   for (int i = 0; i < 8; ++i)
     out[at + i] = static_cast<char>(v >> (8 * i));
+}
+
+/// Bytes that are not what they claim to be: a damaged or foreign file.
+inline Status damaged(std::string reason) {
+  return Status(HD_ERROR_INVALID_ARGUMENT, std::move(reason));
 }
 
 /// Reads fields in order; a read past the end fails the reader, and every

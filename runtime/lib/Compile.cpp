@@ -136,13 +136,15 @@ CacheSlot cacheSlotFor(hd_context &ctx, const Plugin &plugin, const hd_compile_o
 std::optional<cache::Entry> lookupOnDisk(hd_context *ctx, Plugin &plugin, const CacheSlot &slot) {
   if (slot.dir.empty())
     return std::nullopt;
-  std::string why;
-  std::optional<cache::Entry> entry = cache::load(slot.dir, slot.key, &why);
-  if (!entry) {
-    if (!why.empty())
-      warnOnce("ignoring kernel cache entry " + why + "; it is compiled again");
+  Expected<std::optional<cache::Entry>> loaded = cache::load(slot.dir, slot.key);
+  if (!loaded) {
+    warnOnce("ignoring kernel cache entry " + loaded.status().message() +
+             "; it is compiled again");
     return std::nullopt;
   }
+  std::optional<cache::Entry> entry = std::move(loaded).value();
+  if (!entry)
+    return std::nullopt;
   cache::Digest current = cache::compilerIdentity(plugin.compilerPath);
   if (cache::isZero(current) || entry->compilerIdentity == current)
     return entry;
@@ -157,7 +159,7 @@ std::optional<cache::Entry> lookupOnDisk(hd_context *ctx, Plugin &plugin, const 
 // means that nothing is cached there.
 void storeOnDisk(const CacheSlot &slot, const cache::Entry &entry) {
   if (!slot.dir.empty())
-    cache::store(slot.dir, slot.key, entry, nullptr);
+    (void)cache::store(slot.dir, slot.key, entry);
 }
 
 //===----------------------------------------------------------------------===//
@@ -515,11 +517,11 @@ hd_status hd_context_matrix_instructions(hd_context *ctx, const char *plugin, co
       if (hd_status s = askMatrixInstructions(*compiler, target, resolved.c_str(), *texts, err))
         return s;
       std::optional<std::string> encoded = encodeMatrixInstructions(*texts);
-      if (!slot.dir.empty() && encoded) {
+      if (encoded) {
         cache::Entry entry;
         entry.compilerIdentity = cache::compilerIdentity(target.compilerPath);
         entry.binary = std::move(*encoded);
-        cache::store(slot.dir, slot.key, entry, nullptr);
+        storeOnDisk(slot, entry);
       }
     }
 

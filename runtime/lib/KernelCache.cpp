@@ -222,6 +222,7 @@ namespace {
 constexpr char kMagic[8] = {'H', 'D', 'K', 'C', 'A', 'C', 'H', 'E'};
 constexpr uint64_t kAbsent = ~uint64_t(0);
 
+using bytes::damaged;
 using bytes::Reader;
 
 bool isKnownKind(uint32_t kind) { return kind <= HD_ARG_TENSOR_DESC; }
@@ -253,32 +254,28 @@ void encodeKernels(std::string &out, const std::vector<KernelRecord> &kernels) {
   }
 }
 
-bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::string *why) {
-  auto refuse = [&](std::string reason) {
-    if (why)
-      *why = std::move(reason);
-    return false;
-  };
+Expected<std::vector<KernelRecord>> decodeKernels(bytes::Reader &r) {
+  std::vector<KernelRecord> kernels;
   uint32_t numKernels = r.u32();
   if (!r.ok())
-    return refuse("truncated before the kernel count");
+    return damaged("truncated before the kernel count");
   for (uint32_t k = 0; k < numKernels && r.ok(); ++k) {
     KernelRecord rec;
     uint32_t nameSize = r.u32();
     rec.name = std::string(r.bytes(nameSize));
     if (!r.ok())
-      return refuse("kernel " + std::to_string(k) + ": a name of " + std::to_string(nameSize) +
+      return damaged("kernel " + std::to_string(k) + ": a name of " + std::to_string(nameSize) +
                     " bytes overruns the entry");
     uint32_t numArgs = r.u32();
     // Each argument takes 4 bytes: a count past the end is caught before
     // anything is allocated for it.
     if (!r.ok() || numArgs > r.remaining() / 4)
-      return refuse("kernel " + std::to_string(k) + ": argument count " +
+      return damaged("kernel " + std::to_string(k) + ": argument count " +
                     std::to_string(numArgs) + " overruns the entry");
     for (uint32_t a = 0; a < numArgs; ++a) {
       uint32_t kind = r.u32();
       if (!isKnownKind(kind))
-        return refuse("kernel " + std::to_string(k) + ": unknown argument kind " +
+        return damaged("kernel " + std::to_string(k) + ": unknown argument kind " +
                       std::to_string(kind));
       rec.args.push_back(static_cast<hd_arg_kind>(kind));
     }
@@ -287,12 +284,12 @@ bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::st
     rec.staticSharedBytes = r.u64();
     uint32_t hasDescs = r.u32();
     if (r.ok() && hasDescs > 1)
-      return refuse("kernel " + std::to_string(k) + ": descriptor flag " +
+      return damaged("kernel " + std::to_string(k) + ": descriptor flag " +
                     std::to_string(hasDescs) + " is neither 0 nor 1");
     if (hasDescs) {
       const uint64_t specBytes = 4 * (4 + HD_TENSOR_DESC_MAX_RANK);
       if (!r.ok() || numArgs > r.remaining() / specBytes)
-        return refuse("kernel " + std::to_string(k) + ": descriptor specs overrun the entry");
+        return damaged("kernel " + std::to_string(k) + ": descriptor specs overrun the entry");
       for (uint32_t a = 0; a < numArgs; ++a) {
         hd_tensor_desc_spec d{};
         d.rank = r.u32();
@@ -302,19 +299,19 @@ bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::st
         for (uint32_t &b : d.block)
           b = r.u32();
         if (d.rank > HD_TENSOR_DESC_MAX_RANK || (d.rank != 0) != (rec.args[a] == HD_ARG_TENSOR_DESC))
-          return refuse("kernel " + std::to_string(k) + ": argument " + std::to_string(a) +
+          return damaged("kernel " + std::to_string(k) + ": argument " + std::to_string(a) +
                         " has a descriptor spec of rank " + std::to_string(d.rank) +
                         " that does not match its kind");
         rec.descs.push_back(d);
       }
     }
     if (r.ok() && (rec.name.empty() || rec.name.find('\0') != std::string::npos))
-      return refuse("kernel " + std::to_string(k) + " has no valid name");
+      return damaged("kernel " + std::to_string(k) + " has no valid name");
     kernels.push_back(std::move(rec));
   }
   if (!r.ok())
-    return refuse("kernel signatures overrun the entry");
-  return true;
+    return damaged("kernel signatures overrun the entry");
+  return kernels;
 }
 
 Entry Entry::fromCompiled(const hd_compiled_module &module, const Digest &compilerIdentity) {
@@ -376,52 +373,48 @@ std::string encode(const Digest &key, const Entry &entry) {
   return out;
 }
 
-std::optional<Entry> decode(const Digest &key, std::string_view bytes, std::string *why) {
-  auto refuse = [&](std::string reason) -> std::optional<Entry> {
-    if (why)
-      *why = std::move(reason);
-    return std::nullopt;
-  };
+Expected<Entry> decode(const Digest &key, std::string_view bytes) {
   constexpr size_t kDigest = sizeof(Digest);
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
-    return refuse("bad magic (not a Hadron kernel cache entry)");
+    return damaged("bad magic (not a Hadron kernel cache entry)");
   Reader header(bytes.substr(sizeof(kMagic)));
   uint32_t version = header.u32();
   if (!header.ok())
-    return refuse("truncated header (" + std::to_string(bytes.size()) + " bytes)");
+    return damaged("truncated header (" + std::to_string(bytes.size()) + " bytes)");
   if (version != kFormatVersion)
-    return refuse("format version " + std::to_string(version) + ", this runtime reads " +
+    return damaged("format version " + std::to_string(version) + ", this runtime reads " +
                   std::to_string(kFormatVersion));
   // The digest is checked before any size is believed.
   if (bytes.size() < sizeof(kMagic) + 8 + 2 * kDigest + kDigest)
-    return refuse("truncated (" + std::to_string(bytes.size()) + " bytes)");
+    return damaged("truncated (" + std::to_string(bytes.size()) + " bytes)");
   std::string_view body = bytes.substr(0, bytes.size() - kDigest);
   Sha256 h;
   h.update(body);
   Digest sum = h.finish();
   if (std::memcmp(sum.data(), bytes.data() + body.size(), kDigest) != 0)
-    return refuse("checksum mismatch (truncated or corrupted)");
+    return damaged("checksum mismatch (truncated or corrupted)");
 
   Reader r(body.substr(sizeof(kMagic) + 8));
   Entry e;
   std::string_view storedKey = r.bytes(kDigest);
   if (!r.ok() || std::memcmp(storedKey.data(), key.data(), kDigest) != 0)
-    return refuse("entry was written for another key");
+    return damaged("entry was written for another key");
   std::string_view identity = r.bytes(kDigest);
   if (r.ok())
     std::memcpy(e.compilerIdentity.data(), identity.data(), kDigest);
   uint64_t binarySize = r.u64(), asmSize = r.u64(), irSize = r.u64();
   if (!r.ok())
-    return refuse("truncated header");
-  std::string reason;
-  if (!decodeKernels(r, e.kernels, &reason))
-    return refuse(reason);
+    return damaged("truncated header");
+  Expected<std::vector<KernelRecord>> kernels = decodeKernels(r);
+  if (!kernels)
+    return kernels.status();
+  e.kernels = std::move(kernels).value();
   uint64_t payload = binarySize;
   for (uint64_t s : {asmSize, irSize})
     if (s != kAbsent)
       payload = payload + s < payload ? kAbsent : payload + s;
   if (binarySize == 0 || payload != r.remaining())
-    return refuse("sizes do not add up: binary " + std::to_string(binarySize) + ", assembly " +
+    return damaged("sizes do not add up: binary " + std::to_string(binarySize) + ", assembly " +
                   (asmSize == kAbsent ? "none" : std::to_string(asmSize)) + ", LLVM IR " +
                   (irSize == kAbsent ? "none" : std::to_string(irSize)) + ", " +
                   std::to_string(r.remaining()) + " bytes left");
@@ -459,21 +452,22 @@ bool makeDirectories(const std::string &path) {
   return ::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-bool readFile(const std::string &path, std::string &out, std::string *why) {
+Expected<std::optional<std::string>> readFile(const std::string &path) {
   auto refuse = [&](const std::string &reason) {
-    if (why)
-      *why = path + ": " + reason;
-    return false;
+    return Status(HD_ERROR_INVALID_ARGUMENT, path + ": " + reason);
   };
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return errno == ENOENT ? false : refuse(std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return std::optional<std::string>();
+    return refuse(std::string("cannot open: ") + std::strerror(errno));
+  }
   struct stat st;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return refuse("not a regular file");
   }
-  out.resize(static_cast<size_t>(st.st_size));
+  std::string out(static_cast<size_t>(st.st_size), '\0');
   size_t done = 0;
   while (done < out.size()) {
     ssize_t n = ::read(fd, &out[done], out.size() - done);
@@ -487,7 +481,7 @@ bool readFile(const std::string &path, std::string &out, std::string *why) {
     done += static_cast<size_t>(n);
   }
   ::close(fd);
-  return true;
+  return std::optional<std::string>(std::move(out));
 }
 
 namespace {
@@ -543,20 +537,20 @@ std::string entryPath(const std::string &dir, const Digest &key) {
   return dir + "/kernels/" + toHex(key) + ".hdk";
 }
 
-std::optional<Entry> load(const std::string &dir, const Digest &key, std::string *why) {
-  std::string bytes;
+Expected<std::optional<Entry>> load(const std::string &dir, const Digest &key) {
   std::string path = entryPath(dir, key);
-  if (!readFile(path, bytes, why))
-    return std::nullopt;
-  std::string reason;
-  std::optional<Entry> entry = decode(key, bytes, &reason);
-  if (!entry && why)
-    *why = path + ": " + reason;
-  return entry;
+  Expected<std::optional<std::string>> bytes = readFile(path);
+  if (!bytes)
+    return bytes.status();
+  if (!*bytes)
+    return std::optional<Entry>();
+  Expected<Entry> entry = decode(key, **bytes);
+  if (!entry)
+    return Status(entry.status().code(), path + ": " + entry.status().message());
+  return std::optional<Entry>(std::move(entry).value());
 }
 
-bool writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode,
-                         std::string *why) {
+Status writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode) {
   // A name no other writer uses: concurrent writers of one path each rename
   // a complete file, and the last rename wins.
   static std::atomic<uint64_t> counter{0};
@@ -564,31 +558,26 @@ bool writeFileAtomically(const std::string &path, std::string_view bytes, unsign
   std::string temp = dir + "/." + path.substr(dir.size() + 1) + "." +
                      std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp";
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) {
-    if (why)
-      *why = "cannot create " + temp + ": " + std::strerror(errno);
-    return false;
-  }
+  if (fd < 0)
+    return Status(HD_ERROR_INVALID_ARGUMENT,
+                  "cannot create " + temp + ": " + std::strerror(errno));
   bool ok = writeAll(fd, bytes);
   ok = ::close(fd) == 0 && ok;
   if (ok && ::rename(temp.c_str(), path.c_str()) == 0)
-    return true;
-  if (why)
-    *why = "cannot write " + path + ": " + std::strerror(errno);
+    return {};
+  Status failed(HD_ERROR_INVALID_ARGUMENT, "cannot write " + path + ": " + std::strerror(errno));
   ::unlink(temp.c_str());
-  return false;
+  return failed;
 }
 
-bool store(const std::string &dir, const Digest &key, const Entry &entry, std::string *why) {
+Status store(const std::string &dir, const Digest &key, const Entry &entry) {
   std::string kernels = dir + "/kernels";
-  if (!makeDirectories(kernels)) {
-    if (why)
-      *why = "cannot create " + kernels + ": " + std::strerror(errno);
-    return false;
-  }
+  if (!makeDirectories(kernels))
+    return Status(HD_ERROR_INVALID_ARGUMENT,
+                  "cannot create " + kernels + ": " + std::strerror(errno));
   // Kernels may hold what their owner would not share: the files are the
   // user's alone, like the directories.
-  return writeFileAtomically(entryPath(dir, key), encode(key, entry), 0600, why);
+  return writeFileAtomically(entryPath(dir, key), encode(key, entry), 0600);
 }
 
 Digest compilerIdentity(const std::string &compilerPath) {

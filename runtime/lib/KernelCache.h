@@ -38,6 +38,7 @@
 #include "ByteIO.h"
 
 #include "hadron/plugin/plugin.h"
+#include "hadron/runtime/Status.hpp"
 
 #include <array>
 #include <cstddef>
@@ -111,9 +112,10 @@ struct KernelRecord {
 
 /// u32 count | kernels, each as in the entry format above.
 void encodeKernels(std::string &out, const std::vector<KernelRecord> &kernels);
-/// Reads what encodeKernels wrote; false, with `why`, when a size overruns
-/// the reader's bytes, an argument kind is unknown or a name is empty.
-bool decodeKernels(bytes::Reader &r, std::vector<KernelRecord> &kernels, std::string *why);
+/// Reads what encodeKernels wrote. Fails (HD_ERROR_INVALID_ARGUMENT) when a
+/// size overruns the reader's bytes, an argument kind is unknown or a name
+/// is empty.
+Expected<std::vector<KernelRecord>> decodeKernels(bytes::Reader &r);
 
 /// A compiled module as the cache holds it: owned copies of everything an
 /// hd_compiled_module points to.
@@ -146,9 +148,9 @@ private:
 /// The entry's file bytes.
 std::string encode(const Digest &key, const Entry &entry);
 
-/// Parses file bytes; on failure returns nothing and says why in `why`
+/// Parses file bytes. Fails (HD_ERROR_INVALID_ARGUMENT) with what is wrong
 /// ("bad magic", "format version 7, this runtime reads 1", ...).
-std::optional<Entry> decode(const Digest &key, std::string_view bytes, std::string *why);
+Expected<Entry> decode(const Digest &key, std::string_view bytes);
 
 /// The cache directory from the environment: HADRON_CACHE_DIR, else
 /// $XDG_CACHE_HOME/hadron, else $HOME/.cache/hadron. Empty when
@@ -158,19 +160,18 @@ std::string directory();
 /// `<dir>/kernels/<hex key>.hdk`.
 std::string entryPath(const std::string &dir, const Digest &key);
 
-/// Reads and decodes the entry of `key`; nothing when it is absent or
-/// unusable (`why` says which, when it is not merely absent).
-std::optional<Entry> load(const std::string &dir, const Digest &key, std::string *why);
+/// Reads and decodes the entry of `key`: nullopt when there is none, an
+/// error ("<path>: checksum mismatch ...") when the file is unusable.
+Expected<std::optional<Entry>> load(const std::string &dir, const Digest &key);
 
-/// Reads a whole regular file. False when it cannot; `why` ("<path>: not a
-/// regular file") says so unless the file merely does not exist.
-bool readFile(const std::string &path, std::string &out, std::string *why);
+/// Reads a whole regular file: nullopt when it does not exist, an error
+/// ("<path>: not a regular file") when it cannot be read.
+Expected<std::optional<std::string>> readFile(const std::string &path);
 
 /// Writes `bytes` to `path` through a temporary file in the same directory
 /// and a rename, so that a reader (another thread or process) sees the old
 /// file or the whole new one, never part of it. `mode` is the new file's.
-bool writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode,
-                         std::string *why);
+Status writeFileAtomically(const std::string &path, std::string_view bytes, unsigned mode);
 
 /// mkdir -p, creating what is missing with mode 0700. True when `path` is a
 /// directory afterwards.
@@ -178,9 +179,9 @@ bool makeDirectories(const std::string &path);
 
 /// Writes the entry atomically (a temporary file in the same directory, then
 /// rename), creating the directories (mode 0700) and the file (0600).
-/// Returns false, with `why`, when the directory is not writable; the cache
-/// is then simply not used.
-bool store(const std::string &dir, const Digest &key, const Entry &entry, std::string *why);
+/// Fails when the directory is not writable; the cache is then simply not
+/// used.
+Status store(const std::string &dir, const Digest &key, const Entry &entry);
 
 /// The identity of the compiler build a plugin would compile with: the size
 /// and modification time of the compiler part and of the libhadron-*.so

@@ -13,13 +13,12 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,19 +27,11 @@ using namespace hadron::runtime;
 namespace bundle = hadron::runtime::bundle;
 namespace cache = hadron::runtime::cache;
 
+using hadron::runtime::tests::checkVectorAdd;
+using hadron::runtime::tests::readFile;
+using hadron::runtime::tests::writeFile;
+
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void writeFile(const std::string &path, const std::string &bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
 
 std::vector<bundle::Entry> sampleEntries() {
   bundle::Entry gpu;
@@ -73,9 +64,10 @@ void putU64At(std::string &bytes, size_t at, uint64_t v) {
 }
 
 std::string refusal(const std::string &bytes) {
-  std::string why;
-  EXPECT_FALSE(bundle::decode(bytes, &why));
-  return why;
+  auto decoded = bundle::decode(bytes);
+  EXPECT_FALSE(decoded);
+  EXPECT_EQ(decoded.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  return decoded.status().message();
 }
 
 //===----------------------------------------------------------------------===//
@@ -84,9 +76,8 @@ std::string refusal(const std::string &bytes) {
 
 TEST(BundleFormat, RoundTrips) {
   std::string bytes = bundle::encode(sampleEntries());
-  std::string why;
-  auto back = bundle::decode(bytes, &why);
-  ASSERT_TRUE(back) << why;
+  auto back = bundle::decode(bytes);
+  ASSERT_TRUE(back) << back.status().message();
   ASSERT_EQ(back->size(), 2u);
   EXPECT_EQ((*back)[0].target(), "nvidia:sm_90a");
   EXPECT_EQ((*back)[0].cpu, "");
@@ -104,11 +95,11 @@ TEST(BundleFormat, RoundTrips) {
 TEST(BundleFormat, EveryTruncationAndEveryFlippedByteIsRefused) {
   const std::string bytes = bundle::encode(sampleEntries());
   for (size_t n = 0; n < bytes.size(); ++n)
-    EXPECT_FALSE(bundle::decode(bytes.substr(0, n), nullptr)) << "prefix of " << n << " bytes";
+    EXPECT_FALSE(bundle::decode(bytes.substr(0, n))) << "prefix of " << n << " bytes";
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string flipped = bytes;
     flipped[i] ^= 0x10;
-    EXPECT_FALSE(bundle::decode(flipped, nullptr)) << "byte " << i;
+    EXPECT_FALSE(bundle::decode(flipped)) << "byte " << i;
   }
 }
 
@@ -199,6 +190,17 @@ TEST(BundleFormat, TheCApiSaysWhereAndWhy) {
   const std::string missing = std::string(dir) + "/none.hdb";
   EXPECT_EQ(hd_bundle_open_file(missing.c_str(), &b, &err), HD_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find(missing), std::string::npos) << err.message;
+  EXPECT_EQ(hd_bundle_open_file(dir, &b, &err), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err.message), std::string(dir) + ": not a regular file");
+
+  ASSERT_EQ(hd_bundle_open(good.data(), good.size(), &b, &err), HD_OK) << err.message;
+  EXPECT_EQ(hd_bundle_write_file(b, (missing + "/k.hdb").c_str(), &err),
+            HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err.message).rfind("cannot create " + missing + "/.k.hdb.", 0), 0u)
+      << err.message;
+  ASSERT_EQ(hd_bundle_write_file(b, path.c_str(), &err), HD_OK) << err.message;
+  EXPECT_EQ(readFile(path), good);
+  hd_bundle_destroy(b);
   ::unlink(path.c_str());
   ::rmdir(dir);
 }
@@ -238,28 +240,6 @@ protected:
     ctx.reset();
     EXPECT_EQ(std::system(("rm -rf '" + root + "'").c_str()), 0);
     ::unsetenv("HADRON_CACHE_DIR");
-  }
-
-  static void checkVectorAdd(const Device &device, const Module &module) {
-    auto add = module.kernel("vector_add");
-    ASSERT_TRUE(add.ok()) << add.status().message();
-    std::mt19937 rng(std::random_device{}());
-    const int32_t n = std::uniform_int_distribution<int32_t>(1000, 5000)(rng);
-    std::uniform_real_distribution<float> dist(-100, 100);
-    std::vector<float> x(n), y(n), out(n, std::nanf(""));
-    for (int i = 0; i < n; ++i) {
-      x[i] = dist(rng);
-      y[i] = dist(rng);
-    }
-    auto dx = device.alloc(n * 4), dy = device.alloc(n * 4), dout = device.alloc(n * 4);
-    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-    Status s = add->launch({static_cast<uint32_t>((n + 1023) / 1024), 1, 1},
-                           {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(dout->download(out).ok());
-    for (int i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i << " of " << n;
   }
 
   static std::string joined(const std::vector<std::string> &targets,

@@ -13,32 +13,27 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include <unistd.h>
 
 using namespace hadron::runtime;
 
+using hadron::runtime::tests::readFile;
+
 namespace {
 
 constexpr int kThreads = 16;
 constexpr int kRounds = 3;
 constexpr int kVariants = 4;
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 /// vector_add with a comment that makes each variant's IR, and so its cache
 /// key, its own.

@@ -8,23 +8,18 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 using namespace hadron::runtime;
 
-namespace {
+using hadron::runtime::tests::checkVectorAdd;
+using hadron::runtime::tests::readFile;
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace {
 
 TEST(HostJit, VectorAddFromIR) {
   auto ctx = Context::create();
@@ -37,26 +32,7 @@ TEST(HostJit, VectorAddFromIR) {
   ASSERT_TRUE(add.ok()) << add.status().message();
   ASSERT_EQ(add->signature().num_args, 4u);
 
-  const int32_t n = 5 * 1024 + 77, slack = 9;
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
-  std::vector<float> x(n), y(n), out(n + slack, std::nanf(""));
-  for (int32_t i = 0; i < n; ++i) {
-    x[i] = dist(rng);
-    y[i] = dist(rng);
-  }
-  auto dx = dev->alloc(n * sizeof(float)), dy = dev->alloc(n * sizeof(float)),
-       dout = dev->alloc(out.size() * sizeof(float));
-  ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-  ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-  Status s = add->launch({(n + 1023) / 1024, 1, 1},
-                         {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
-  ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_TRUE(dout->download(out).ok());
-  for (int32_t i = 0; i < n; ++i)
-    ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
-  for (int32_t i = n; i < n + slack; ++i)
-    ASSERT_TRUE(std::isnan(out[i])) << "element " << i << " past n was written";
+  checkVectorAdd(*dev, *add, 5 * 1024 + 77, 1024, 7);
 }
 
 TEST(HostJit, CompileErrorsComeBackWithTheDiagnostic) {
@@ -167,22 +143,7 @@ TEST(HostJit, GenericLevelsRunAndAnUnrunnableLevelIsRefused) {
     ASSERT_TRUE(module.ok()) << module.status().message();
     auto add = module->kernel("vector_add");
     ASSERT_TRUE(add.ok());
-    const int32_t n = 3000;
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
-    std::vector<float> x(n), y(n), out(n, std::nanf(""));
-    for (int32_t i = 0; i < n; ++i)
-      x[i] = dist(rng), y[i] = dist(rng);
-    auto dx = dev->alloc(n * sizeof(float)), dy = dev->alloc(n * sizeof(float)),
-         dout = dev->alloc(n * sizeof(float));
-    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-    ASSERT_TRUE(
-        add->launch({(n + 127) / 128, 1, 1}, {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)})
-            .ok());
-    ASSERT_TRUE(dout->download(out).ok());
-    for (int32_t i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
+    checkVectorAdd(*dev, *add, 3000, 128, 11);
 
     // The same binary claiming a level no CPU has (same length, so the ELF
     // stays well formed).

@@ -7,6 +7,8 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -15,10 +17,10 @@
 #include <optional>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <thread>
 
 using namespace hadron::runtime;
+using hadron::runtime::tests::checkVectorAdd;
 
 namespace {
 
@@ -69,36 +71,6 @@ protected:
   std::optional<Module> module;
 };
 
-// Runs vector_add on n random elements; `slack` extra output elements must
-// stay poisoned.
-void checkVectorAdd(Device &device, Kernel add, int32_t n, uint32_t seed) {
-  const int32_t slack = 7;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-100.f, 100.f);
-  std::vector<float> a(n), b(n), c(n + slack, std::nanf(""));
-  for (int32_t i = 0; i < n; ++i) {
-    a[i] = dist(rng);
-    b[i] = dist(rng);
-  }
-  auto da = device.alloc(a.size() * sizeof(float));
-  auto db = device.alloc(b.size() * sizeof(float));
-  auto dc = device.alloc(c.size() * sizeof(float));
-  ASSERT_TRUE(da.ok() && db.ok() && dc.ok());
-  ASSERT_TRUE(da->upload(a).ok());
-  ASSERT_TRUE(db->upload(b).ok());
-  ASSERT_TRUE(dc->upload(c).ok());
-
-  uint32_t blocks = (n + kBlock - 1) / kBlock;
-  Status s = add.launch({blocks, 1, 1}, {da->arg(), db->arg(), dc->arg(), arg::i32(n)});
-  ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_TRUE(device.synchronize().ok());
-  ASSERT_TRUE(dc->download(c).ok());
-  for (int32_t i = 0; i < n; ++i)
-    ASSERT_EQ(c[i], a[i] + b[i]) << "element " << i;
-  for (int32_t i = n; i < n + slack; ++i)
-    ASSERT_TRUE(std::isnan(c[i])) << "element " << i << " past n was written";
-}
-
 TEST_F(HostRuntimeTest, DeviceInfo) {
   hd_device_info info = device->info();
   EXPECT_EQ(device->name(), "host:0");
@@ -112,16 +84,17 @@ TEST_F(HostRuntimeTest, DeviceInfo) {
 }
 
 TEST_F(HostRuntimeTest, VectorAddMatchesTheReference) {
-  checkVectorAdd(*device, kernel("vector_add"), 37 * kBlock + 123, 1);
-  checkVectorAdd(*device, kernel("vector_add"), 1, 2);
-  checkVectorAdd(*device, kernel("vector_add"), kBlock, 3);
+  checkVectorAdd(*device, kernel("vector_add"), 37 * kBlock + 123, kBlock, 1);
+  checkVectorAdd(*device, kernel("vector_add"), 1, kBlock, 2);
+  checkVectorAdd(*device, kernel("vector_add"), kBlock, kBlock, 3);
 }
 
 TEST_F(HostRuntimeTest, ConcurrentLaunchesFromSeveralThreads) {
   Kernel add = kernel("vector_add");
   std::vector<std::thread> threads;
   for (uint32_t t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] { checkVectorAdd(*device, add, 9 * kBlock + 5 * t, 10 + t); });
+    threads.emplace_back(
+        [&, t] { checkVectorAdd(*device, add, 9 * kBlock + 5 * t, kBlock, 10 + t); });
   for (std::thread &t : threads)
     t.join();
 }
@@ -290,9 +263,9 @@ TEST_F(HostRuntimeTest, ModulesLoadIndependently) {
     ASSERT_TRUE(again.ok()) << again.status().message();
     auto k = again->kernel("vector_add");
     ASSERT_TRUE(k.ok());
-    checkVectorAdd(*device, *k, 2 * kBlock + round, 20 + round);
+    checkVectorAdd(*device, *k, 2 * kBlock + round, kBlock, 20 + round);
   }
-  checkVectorAdd(*device, kernel("vector_add"), 3 * kBlock, 30);
+  checkVectorAdd(*device, kernel("vector_add"), 3 * kBlock, kBlock, 30);
 }
 
 TEST_F(HostRuntimeTest, EventsMeasureTime) {
@@ -303,7 +276,7 @@ TEST_F(HostRuntimeTest, EventsMeasureTime) {
   EXPECT_FALSE(early.ok());
   EXPECT_NE(early.status().message().find("never recorded"), std::string::npos);
   ASSERT_TRUE(start->record().ok());
-  checkVectorAdd(*device, kernel("vector_add"), 64 * kBlock, 40);
+  checkVectorAdd(*device, kernel("vector_add"), 64 * kBlock, kBlock, 40);
   ASSERT_TRUE(end->record().ok());
   auto ms = start->elapsedMsUntil(*end);
   ASSERT_TRUE(ms.ok()) << ms.status().message();

@@ -18,13 +18,12 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include "TestFiles.h"
+#include "VectorAddCheck.h"
+
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <thread>
 
 #include <sys/stat.h>
@@ -33,19 +32,11 @@
 using namespace hadron::runtime;
 namespace cache = hadron::runtime::cache;
 
+using hadron::runtime::tests::checkVectorAdd;
+using hadron::runtime::tests::readFile;
+using hadron::runtime::tests::writeFile;
+
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void writeFile(const std::string &path, const std::string &bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
 
 bool exists(const std::string &path) {
   struct stat st;
@@ -142,9 +133,8 @@ TEST(KernelCacheKey, EveryInputChangesTheKey) {
 TEST(KernelCacheFormat, RoundTrips) {
   cache::Digest key = sha("key");
   cache::Entry e = sampleEntry();
-  std::string why;
-  auto back = cache::decode(key, cache::encode(key, e), &why);
-  ASSERT_TRUE(back) << why;
+  auto back = cache::decode(key, cache::encode(key, e));
+  ASSERT_TRUE(back) << back.status().message();
   EXPECT_EQ(back->compilerIdentity, e.compilerIdentity);
   EXPECT_EQ(back->binary, e.binary);
   ASSERT_EQ(back->kernels.size(), 2u);
@@ -173,12 +163,12 @@ TEST(KernelCacheFormat, EveryTruncationAndEveryFlippedByteIsRefused) {
   cache::Digest key = sha("key");
   std::string bytes = cache::encode(key, sampleEntry());
   for (size_t n = 0; n < bytes.size(); ++n)
-    EXPECT_FALSE(cache::decode(key, std::string_view(bytes).substr(0, n), nullptr))
+    EXPECT_FALSE(cache::decode(key, std::string_view(bytes).substr(0, n)))
         << "prefix of " << n << " bytes";
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string flipped = bytes;
     flipped[i] ^= 0x20;
-    EXPECT_FALSE(cache::decode(key, flipped, nullptr)) << "byte " << i;
+    EXPECT_FALSE(cache::decode(key, flipped)) << "byte " << i;
   }
 }
 
@@ -186,9 +176,10 @@ TEST(KernelCacheFormat, RefusalsSayWhy) {
   cache::Digest key = sha("key");
   const std::string good = cache::encode(key, sampleEntry());
   auto why = [&](const std::string &bytes, const cache::Digest &k) {
-    std::string reason;
-    EXPECT_FALSE(cache::decode(k, bytes, &reason));
-    return reason;
+    auto decoded = cache::decode(k, bytes);
+    EXPECT_FALSE(decoded);
+    EXPECT_EQ(decoded.status().code(), HD_ERROR_INVALID_ARGUMENT);
+    return decoded.status().message();
   };
   EXPECT_NE(why("ELF garbage that is no entry", key).find("bad magic"), std::string::npos);
 
@@ -300,8 +291,8 @@ protected:
     e.compilerIdentity.fill(0x55);
     e.binary = "stale";
     e.kernels.push_back({kernel, {HD_ARG_PTR}, 1, 32, 0});
-    std::string why;
-    ASSERT_TRUE(cache::store(cacheDir, key, e, &why)) << why;
+    Status stored = cache::store(cacheDir, key, e);
+    ASSERT_TRUE(stored) << stored.message();
   }
 
   std::string root, cacheDir, runtimeOnly;
@@ -316,9 +307,10 @@ TEST_F(KernelCacheTest, MissCompilesAndWritesTheEntry) {
   auto m = d->loadIR(ir);
   ASSERT_TRUE(m.ok()) << m.status().message();
 
-  std::string why;
-  auto entry = cache::load(cacheDir, fakeKey(ir), &why);
-  ASSERT_TRUE(entry) << why;
+  auto loaded = cache::load(cacheDir, fakeKey(ir));
+  ASSERT_TRUE(loaded) << loaded.status().message();
+  const std::optional<cache::Entry> &entry = *loaded;
+  ASSERT_TRUE(entry);
   EXPECT_EQ(entry->binary, ir);
   ASSERT_EQ(entry->kernels.size(), 1u);
   EXPECT_EQ(entry->kernels[0].name, "jit_fake1");
@@ -629,7 +621,9 @@ TEST_F(KernelCacheTest, EntryOfAnotherCompilerBuildIsRecompiledWhenACompilerIsTh
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_TRUE(m->kernel("jit_fake1").ok());
   EXPECT_FALSE(m->kernel("stale_kernel").ok());
-  auto entry = cache::load(cacheDir, fakeKey(ir), nullptr);
+  auto loaded = cache::load(cacheDir, fakeKey(ir));
+  ASSERT_TRUE(loaded) << loaded.status().message();
+  const std::optional<cache::Entry> &entry = *loaded;
   ASSERT_TRUE(entry);
   EXPECT_EQ(entry->kernels[0].name, "jit_fake1");
   // The whole digest: its first byte alone is 0x55 for one build in 256.
@@ -760,9 +754,58 @@ TEST_F(KernelCacheTest, ConcurrentMissesOfOneKeyLeaveOneValidEntry) {
     t.join();
   for (int t = 0; t < 8; ++t)
     EXPECT_EQ(ok[t], 20) << "thread " << t;
-  std::string why;
-  EXPECT_TRUE(cache::load(cacheDir, fakeKey(ir), &why)) << why;
+  auto loaded = cache::load(cacheDir, fakeKey(ir));
+  ASSERT_TRUE(loaded) << loaded.status().message();
+  EXPECT_TRUE(*loaded);
   EXPECT_EQ(std::system(("test $(ls -A '" + cacheDir + "/kernels' | wc -l) -eq 1").c_str()), 0);
+}
+
+// The file helpers as the cache and the bundles use them: a missing file
+// is no error, anything else names the path and what went wrong.
+TEST_F(KernelCacheTest, FileErrorsNameThePathAndTheCause) {
+  const std::string missing = root + "/none";
+  auto absent = cache::readFile(missing);
+  ASSERT_TRUE(absent) << absent.status().message();
+  EXPECT_FALSE(*absent);
+
+  writeFile(root + "/file", std::string("three\0bytes", 11));
+  auto present = cache::readFile(root + "/file");
+  ASSERT_TRUE(present && *present);
+  EXPECT_EQ(**present, std::string("three\0bytes", 11));
+
+  auto directory = cache::readFile(root);
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(directory.status().message(), root + ": not a regular file");
+
+  Status created = cache::writeFileAtomically(missing + "/f", "x", 0600);
+  ASSERT_FALSE(created);
+  EXPECT_EQ(created.code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(created.message().rfind("cannot create " + missing + "/.f.", 0), 0u)
+      << created.message();
+
+  // The cache directory is a regular file: no entry can be stored.
+  writeFile(cacheDir, "a file");
+  Status stored = cache::store(cacheDir, sha("key"), sampleEntry());
+  ASSERT_FALSE(stored);
+  EXPECT_EQ(stored.message().rfind("cannot create " + cacheDir + "/kernels: ", 0), 0u)
+      << stored.message();
+  ::unlink(cacheDir.c_str());
+
+  // No entry is a miss; a damaged one an error that names its file.
+  auto miss = cache::load(cacheDir, sha("key"));
+  ASSERT_TRUE(miss) << miss.status().message();
+  EXPECT_FALSE(*miss);
+  ASSERT_TRUE(cache::store(cacheDir, sha("key"), sampleEntry()));
+  auto hit = cache::load(cacheDir, sha("key"));
+  ASSERT_TRUE(hit && *hit);
+  EXPECT_EQ((*hit)->binary, sampleEntry().binary);
+  writeFile(cache::entryPath(cacheDir, sha("key")), "garbage");
+  auto damaged = cache::load(cacheDir, sha("key"));
+  ASSERT_FALSE(damaged);
+  EXPECT_EQ(damaged.status().code(), HD_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(damaged.status().message(), cache::entryPath(cacheDir, sha("key")) +
+                                            ": bad magic (not a Hadron kernel cache entry)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -780,29 +823,6 @@ protected:
     copy(HADRON_TEST_HOST_RUNTIME_PART, hostRuntimeOnly + "/libhadron-target-host.so");
     ir = readFile(HADRON_SOURCE_DIR "/examples/vector_add.mlir");
     ASSERT_FALSE(ir.empty());
-  }
-
-  /// Runs vector_add from `module` on `device` and checks every element.
-  static void checkVectorAdd(const Device &device, const Module &module) {
-    auto add = module.kernel("vector_add");
-    ASSERT_TRUE(add.ok()) << add.status().message();
-    const int32_t n = 3000;
-    std::mt19937 rng(std::random_device{}());
-    std::uniform_real_distribution<float> dist(-100, 100);
-    std::vector<float> x(n), y(n), out(n, std::nanf(""));
-    for (int i = 0; i < n; ++i) {
-      x[i] = dist(rng);
-      y[i] = dist(rng);
-    }
-    auto dx = device.alloc(n * 4), dy = device.alloc(n * 4), dout = device.alloc(n * 4);
-    ASSERT_TRUE(dx.ok() && dy.ok() && dout.ok());
-    ASSERT_TRUE(dx->upload(x).ok() && dy->upload(y).ok() && dout->upload(out).ok());
-    Status s = add->launch({(n + 1023) / 1024, 1, 1},
-                           {dx->arg(), dy->arg(), dout->arg(), arg::i32(n)});
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(dout->download(out).ok());
-    for (int i = 0; i < n; ++i)
-      ASSERT_EQ(out[i], x[i] + y[i]) << "element " << i;
   }
 
   std::string hostRuntimeOnly, ir;
@@ -863,10 +883,12 @@ TEST_F(HostKernelCacheTest, BinaryTheDeviceRefusesIsRecompiled) {
   cache::Digest key =
       cache::computeKey({"host", HADRON_PLUGIN_ABI_MAJOR, HADRON_PLUGIN_ABI_MINOR, info.arch, 3,
                          std::string_view(ir)});
-  auto entry = cache::load(cacheDir, key, nullptr);
+  auto loaded = cache::load(cacheDir, key);
+  ASSERT_TRUE(loaded) << loaded.status().message();
+  std::optional<cache::Entry> &entry = *loaded;
   ASSERT_TRUE(entry) << "no entry at " << cache::entryPath(cacheDir, key);
   entry->binary = "definitely not an ELF shared object";
-  ASSERT_TRUE(cache::store(cacheDir, key, *entry, nullptr));
+  ASSERT_TRUE(cache::store(cacheDir, key, *entry));
 
   // A fresh context reads the file (the first one has the kernel in memory).
   Context fresh = contextFor(runtimeOnly);
@@ -875,9 +897,9 @@ TEST_F(HostKernelCacheTest, BinaryTheDeviceRefusesIsRecompiled) {
   auto m = d->loadIR(ir);
   ASSERT_TRUE(m.ok()) << m.status().message();
   checkVectorAdd(*d, *m);
-  auto rewritten = cache::load(cacheDir, key, nullptr);
-  ASSERT_TRUE(rewritten);
-  EXPECT_EQ(rewritten->binary.compare(0, 4, "\x7f"
+  auto rewritten = cache::load(cacheDir, key);
+  ASSERT_TRUE(rewritten && *rewritten);
+  EXPECT_EQ((*rewritten)->binary.compare(0, 4, "\x7f"
                                             "ELF"),
             0);
 }

@@ -9,24 +9,25 @@
 // The template's one device is the host CPU, run serially: device memory is
 // host memory, a binary is an ELF shared object (TemplateKernelABI.h)
 // loaded with dlopen, and a launch calls the kernel once per CTA in order.
-// A real target replaces each method's body with calls into its driver,
-// which it dlopen's in `discover` (never links), and reports
-// HD_ERROR_DRIVER_MISSING / HD_ERROR_NO_DEVICE from there.
+// Its launches finish before they return, so it is a
+// plugin::SynchronousDevice, whose synchronize and events (steady-clock
+// timestamps) come from the SDK. A real target derives from plugin::Device,
+// implements those with its queue, replaces each method's body with calls
+// into its driver, which it dlopen's in `discover` (never links), and
+// reports HD_ERROR_DRIVER_MISSING / HD_ERROR_NO_DEVICE from there.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TemplateKernelABI.h"
 #include "hadron/plugin/DeviceTable.h"
 #include "hadron/plugin/RuntimeTable.h"
-#include "hadron/plugin/ScalarBits.h"
+#include "hadron/plugin/NaturalArgs.h"
 #include "hadron/plugin/plugin.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -41,23 +42,7 @@ struct TemplateModule : hd_plugin_module {
   void *handle = nullptr;
 };
 
-struct TemplateEvent : hd_plugin_event {
-  std::chrono::steady_clock::time_point at;
-};
-
-// Arguments as TemplateKernelABI.h wants them: each in its natural C type.
-union Slot {
-  void *ptr;
-  int8_t i8;
-  int16_t i16;
-  int32_t i32;
-  int64_t i64;
-  uint16_t bits16;
-  float f32;
-  double f64;
-};
-
-class TemplateDevice : public hadron::plugin::Device {
+class TemplateDevice : public hadron::plugin::SynchronousDevice {
 public:
   TemplateDevice() {
     std::snprintf(info.name, sizeof(info.name), "template (host CPU, serial)");
@@ -128,29 +113,17 @@ public:
     if (!kernel)
       return fail(err, HD_ERROR_LAUNCH, "kernel '%s' is not in the template binary",
                   signature->name);
-    std::vector<Slot> slots(signature->num_args);
+    // Each argument in its natural C type, as TemplateKernelABI.h wants it.
+    std::vector<hadron::plugin::NaturalArg> slots(signature->num_args);
     std::vector<void *> argv(signature->num_args);
     for (uint32_t i = 0; i < signature->num_args; ++i) {
-      Slot &s = slots[i];
-      switch (args[i].kind) {
-      case HD_ARG_PTR: s.ptr = reinterpret_cast<void *>(args[i].value.ptr); break;
-      case HD_ARG_I1:
-      case HD_ARG_I8: s.i8 = static_cast<int8_t>(args[i].value.i); break;
-      case HD_ARG_I16: s.i16 = static_cast<int16_t>(args[i].value.i); break;
-      case HD_ARG_I32: s.i32 = static_cast<int32_t>(args[i].value.i); break;
-      case HD_ARG_I64: s.i64 = args[i].value.i; break;
-      case HD_ARG_F32: s.f32 = static_cast<float>(args[i].value.f); break;
-      case HD_ARG_F64: s.f64 = args[i].value.f; break;
-      // Through the SDK, so that every target turns one value into the same bits.
-      case HD_ARG_F16: s.bits16 = hadron::plugin::doubleToHalfBits(args[i].value.f); break;
-      case HD_ARG_BF16: s.bits16 = hadron::plugin::doubleToBFloat16Bits(args[i].value.f); break;
-      case HD_ARG_TENSOR_DESC:
+      if (args[i].kind == HD_ARG_TENSOR_DESC)
         return fail(err, HD_ERROR_UNSUPPORTED,
                     "argument %u of %s is a tensor descriptor; the template does not pass "
                     "descriptors",
                     i, signature->name);
-      }
-      argv[i] = &s;
+      slots[i] = hadron::plugin::naturalArg(args[i]);
+      argv[i] = &slots[i];
     }
     std::vector<unsigned char> shared(signature->static_shared_bytes + dynamicSharedBytes + 64);
     int32_t info[TEMPLATE_GRID_INFO_SIZE] = {
@@ -160,31 +133,6 @@ public:
       for (info[1] = 0; info[1] < info[4]; ++info[1])
         for (info[0] = 0; info[0] < info[3]; ++info[0])
           kernel(argv.data(), info, shared.data());
-    return HD_OK;
-  }
-
-  hd_status synchronize(hd_error *) override { return HD_OK; }
-
-  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
-    *out = new (std::nothrow) TemplateEvent;
-    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of memory");
-  }
-
-  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
-    static_cast<TemplateEvent *>(event)->at = std::chrono::steady_clock::now();
-    return HD_OK;
-  }
-
-  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                           hd_error *) override {
-    *ms = std::chrono::duration<float, std::milli>(static_cast<TemplateEvent *>(end)->at -
-                                                   static_cast<TemplateEvent *>(start)->at)
-              .count();
-    return HD_OK;
-  }
-
-  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
-    delete event;
     return HD_OK;
   }
 };

@@ -10,7 +10,7 @@
 #include "ThreadPool.h"
 
 #include "HostKernelABI.h"
-#include "hadron/plugin/ScalarBits.h"
+#include "hadron/plugin/NaturalArgs.h"
 #include "hadron/plugin/TensorDesc.h"
 
 #include <atomic>
@@ -18,7 +18,6 @@
 #include <csetjmp>
 #include <cstdio>
 #include <array>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -43,36 +42,6 @@ struct AssertState {
 thread_local std::jmp_buf *tlsAssertJump = nullptr;
 thread_local AssertState *tlsAssertState = nullptr;
 thread_local uint64_t tlsCta = 0;
-
-union Slot {
-  void *ptr;
-  int8_t i8;
-  int16_t i16;
-  int32_t i32;
-  int64_t i64;
-  uint16_t bits16;
-  float f32;
-  double f64;
-};
-
-Slot marshal(const hd_arg &a) {
-  Slot s;
-  std::memset(&s, 0, sizeof(s));
-  switch (a.kind) {
-  case HD_ARG_PTR: s.ptr = reinterpret_cast<void *>(a.value.ptr); break;
-  case HD_ARG_I1: s.i8 = a.value.i ? 1 : 0; break;
-  case HD_ARG_I8: s.i8 = static_cast<int8_t>(a.value.i); break;
-  case HD_ARG_I16: s.i16 = static_cast<int16_t>(a.value.i); break;
-  case HD_ARG_I32: s.i32 = static_cast<int32_t>(a.value.i); break;
-  case HD_ARG_I64: s.i64 = a.value.i; break;
-  case HD_ARG_F16: s.bits16 = plugin::doubleToHalfBits(a.value.f); break;
-  case HD_ARG_BF16: s.bits16 = plugin::doubleToBFloat16Bits(a.value.f); break;
-  case HD_ARG_F32: s.f32 = static_cast<float>(a.value.f); break;
-  case HD_ARG_F64: s.f64 = a.value.f; break;
-  case HD_ARG_TENSOR_DESC: break; // passed through descWords
-  }
-  return s;
-}
 
 } // namespace
 
@@ -113,11 +82,11 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
 
   // Small kernels are the common case: no allocation for up to 16 arguments.
   constexpr uint32_t kInline = 16;
-  Slot inlineSlots[kInline];
+  plugin::NaturalArg inlineSlots[kInline];
   void *inlineArgv[kInline];
-  std::vector<Slot> heapSlots;
+  std::vector<plugin::NaturalArg> heapSlots;
   std::vector<void *> heapArgv;
-  Slot *slots = inlineSlots;
+  plugin::NaturalArg *slots = inlineSlots;
   void **argp = inlineArgv;
   if (signature->num_args > kInline) {
     heapSlots.resize(signature->num_args);
@@ -140,7 +109,7 @@ hd_status launch(hd_plugin_module *module, const hd_kernel_signature *signature,
       argp[i] = descWords[d++].data();
       continue;
     }
-    slots[i] = marshal(args[i]);
+    slots[i] = plugin::naturalArg(args[i]);
     argp[i] = &slots[i];
   }
 

@@ -15,13 +15,11 @@
 #include "HostModel.h"
 #include "HostRuntime.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
-#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,13 +61,7 @@ uint64_t sysconfBytes(int name) {
   return v > 0 ? static_cast<uint64_t>(v) : 0;
 }
 
-// Events are steady_clock timestamps taken when recorded; since launches are
-// synchronous, a timestamp marks the completion of everything before it.
-struct HostEvent : hd_plugin_event {
-  std::chrono::steady_clock::time_point at;
-};
-
-class HostDevice : public hadron::plugin::Device {
+class HostDevice : public hadron::plugin::SynchronousDevice {
 public:
   HostDevice() {
     unsigned cores = hostCoreCount();
@@ -131,33 +123,6 @@ public:
                    const uint32_t grid[3], const hd_arg *args, uint64_t dynamicSharedBytes,
                    hd_error *err) override {
     return hadron::host::launch(module, signature, grid, args, dynamicSharedBytes, err);
-  }
-
-  // Launches finish before they return, so synchronising has nothing to
-  // wait for.
-  hd_status synchronize(hd_error *) override { return HD_OK; }
-
-  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
-    *out = new (std::nothrow) HostEvent;
-    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
-  }
-
-  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
-    static_cast<HostEvent *>(event)->at = std::chrono::steady_clock::now();
-    return HD_OK;
-  }
-
-  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
-                           hd_error *) override {
-    *ms = std::chrono::duration<float, std::milli>(static_cast<HostEvent *>(end)->at -
-                                                   static_cast<HostEvent *>(start)->at)
-              .count();
-    return HD_OK;
-  }
-
-  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
-    delete event;
-    return HD_OK;
   }
 };
 

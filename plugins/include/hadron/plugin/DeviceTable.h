@@ -28,7 +28,9 @@
 #include "hadron/plugin/RuntimeTable.h"
 #include "hadron/plugin/plugin.h"
 
+#include <chrono>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,43 @@ public:
                                    hd_error *err) = 0;
   /// Deletes `event`.
   virtual hd_status eventDestroy(hd_plugin_event *event, hd_error *err) = 0;
+};
+
+/// A device whose launches have finished when they return (a CPU that runs
+/// the grid before launch returns: the host target, the template), so that
+/// synchronize has nothing to wait for and an event is the steady-clock
+/// time at which it was recorded.
+class SynchronousDevice : public Device {
+public:
+  hd_status synchronize(hd_error *) override { return HD_OK; }
+
+  hd_status eventCreate(hd_plugin_event **out, hd_error *err) override {
+    *out = new (std::nothrow) ClockEvent;
+    return *out ? HD_OK : fail(err, HD_ERROR_OUT_OF_MEMORY, "event_create: out of host memory");
+  }
+
+  hd_status eventRecord(hd_plugin_event *event, hd_error *) override {
+    static_cast<ClockEvent *>(event)->at = std::chrono::steady_clock::now();
+    return HD_OK;
+  }
+
+  hd_status eventElapsedMs(hd_plugin_event *start, hd_plugin_event *end, float *ms,
+                           hd_error *) override {
+    *ms = std::chrono::duration<float, std::milli>(static_cast<ClockEvent *>(end)->at -
+                                                   static_cast<ClockEvent *>(start)->at)
+              .count();
+    return HD_OK;
+  }
+
+  hd_status eventDestroy(hd_plugin_event *event, hd_error *) override {
+    delete event;
+    return HD_OK;
+  }
+
+private:
+  struct ClockEvent : hd_plugin_event {
+    std::chrono::steady_clock::time_point at;
+  };
 };
 
 /// What a runtime part found: its devices, or, when there are none, why
