@@ -397,6 +397,30 @@ TEST(WarpSpecialize, CompilesForNvidiaSm90a) {
   EXPECT_TRUE(assembles(ptx));
 }
 
+// Register budgets: every region's or none; on NVIDIA sm_90a each region
+// starts with setmaxnreg, growing the consumers and shrinking the producer.
+TEST(WarpSpecialize, RegisterBudgetsReachTheTarget) {
+  auto budgets = jit("budgets", [] {
+    Tensor out = arg(pointer_type(int32));
+    warp_specialize([&] { store(out, constant(1, int32)); },
+                    {{4, [] {}, /*numRegs=*/24}}, /*defaultNumRegs=*/240);
+  });
+  auto mod = budgets.specialize({.numWarps = 8});
+  ASSERT_TRUE(mod);
+  EXPECT_NE(irOf(mod).find("hd.warp_specialize warps [4] regs [240, 24]"), std::string::npos)
+      << irOf(mod);
+  if (hasPlugin("nvidia")) {
+    std::string ptx = ptxOf(*mod);
+    EXPECT_NE(ptx.find("setmaxnreg.inc.sync.aligned.u32 240;"), std::string::npos) << ptx;
+    EXPECT_NE(ptx.find("setmaxnreg.dec.sync.aligned.u32 24;"), std::string::npos) << ptx;
+    EXPECT_TRUE(assembles(ptx));
+  }
+  auto some = jit("k", [] {
+    line = __LINE__; warp_specialize([] {}, {{4, [] {}, 24}});
+  });
+  expectError(some, "some regions have a register budget and some do not");
+}
+
 // CSE would merge the worker's tiles with the identical ones above it (the
 // worker has the kernel's warps, so the same layout): the compiler must
 // keep them the worker's.

@@ -53,7 +53,8 @@ namespace detail {
 
 void warpSpecialize(const std::function<void()> &defaultPartition,
                     const std::vector<std::function<void()>> &workers,
-                    const std::vector<int> &workerNumWarps, const SourceLoc &loc) {
+                    const std::vector<int> &workerNumWarps, const SourceLoc &loc,
+                    const std::vector<int> &regs) {
   Trace &t = Trace::current(loc);
   const std::string what = "warp_specialize";
   if (t.inWarpSpecialize)
@@ -73,7 +74,16 @@ void warpSpecialize(const std::function<void()> &defaultPartition,
   const UserLocation callAt = currentUserLocation();
   Location l = t.at(loc);
   SmallVector<int32_t> warps(workerNumWarps.begin(), workerNumWarps.end());
-  auto op = hd::WarpSpecializeOp::create(t.b, l, warps, unsigned(warps.size()));
+  if (!regs.empty() && regs.size() != workers.size() + 1)
+    t.fail(loc, what,
+           std::to_string(regs.size()) + " register budgets for " +
+               std::to_string(workers.size() + 1) +
+               " regions; give one per region (the default first) or none");
+  DenseI32ArrayAttr regsAttr;
+  if (!regs.empty())
+    regsAttr = t.b.getDenseI32ArrayAttr(SmallVector<int32_t>(regs.begin(), regs.end()));
+  auto op = hd::WarpSpecializeOp::create(t.b, l, t.b.getDenseI32ArrayAttr(warps), regsAttr,
+                                         unsigned(warps.size()));
   {
     OpBuilder::InsertionGuard guard(t.b);
     for (Region &region : op->getRegions()) {
@@ -107,14 +117,21 @@ void warpSpecialize(const std::function<void()> &defaultPartition,
 } // namespace detail
 
 void warp_specialize(const std::function<void()> &defaultPartition,
-                     const std::vector<Partition> &workers, SourceLoc loc) {
+                     const std::vector<Partition> &workers, int defaultNumRegs, SourceLoc loc) {
   std::vector<std::function<void()>> bodies;
-  std::vector<int> warps;
+  std::vector<int> warps, regs{defaultNumRegs};
+  bool anyRegs = defaultNumRegs != 0;
   for (const Partition &p : workers) {
     bodies.push_back(p.body);
     warps.push_back(p.numWarps);
+    regs.push_back(p.numRegs);
+    anyRegs |= p.numRegs != 0;
   }
-  detail::warpSpecialize(defaultPartition, bodies, warps, loc);
+  if (anyRegs && llvm::is_contained(regs, 0))
+    Trace::current(loc).fail(loc, "warp_specialize",
+                             "some regions have a register budget and some do not; give every "
+                             "region one (the default partition's as defaultNumRegs) or none");
+  detail::warpSpecialize(defaultPartition, bodies, warps, loc, anyRegs ? regs : std::vector<int>{});
 }
 
 unsigned num_warps(SourceLoc loc) { return Trace::current(loc).warps; }

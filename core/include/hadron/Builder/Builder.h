@@ -629,6 +629,9 @@ Values while_(const Values &init, const std::function<Tensor(Values)> &condition
 struct Partition {
   int numWarps = 1;
   std::function<void()> body;
+  /// Registers a thread for this partition (hd.warp_specialize `regs`); 0:
+  /// none asked for (then no region may ask).
+  int numRegs = 0;
 };
 
 /// Runs regions at the same time on disjoint groups of warps
@@ -652,13 +655,18 @@ struct Partition {
 /// Targets need warps that run concurrently and a barrier per region; the
 /// host (a program is one thread) and targets without barriers for groups
 /// of warps reject the kernel when it is compiled, saying so.
+/// `defaultNumRegs` and each worker's `numRegs` give register budgets (all
+/// or none): a producer that needs few gives them to consumers that need
+/// many; the target checks them when the kernel is compiled.
 void warp_specialize(const std::function<void()> &defaultPartition,
-                     const std::vector<Partition> &workers, SourceLoc loc = SourceLoc::current());
+                     const std::vector<Partition> &workers, int defaultNumRegs = 0,
+                     SourceLoc loc = SourceLoc::current());
 
 namespace detail {
 void warpSpecialize(const std::function<void()> &defaultPartition,
                     const std::vector<std::function<void()>> &workers,
-                    const std::vector<int> &workerNumWarps, const SourceLoc &loc);
+                    const std::vector<int> &workerNumWarps, const SourceLoc &loc,
+                    const std::vector<int> &regs = {});
 } // namespace detail
 
 /// The same in Gluon's argument order: each partition is called with its
