@@ -317,23 +317,24 @@ o(b + "return")
 o("  }")
 o("}")
 
-def emit_tma():
-    """The same kernel fed by the copy engine: q, k, v are descriptors over
-    [heads * n_ctx, D]; k lands untransposed ([BN, D], the head dim
-    contiguous) and the dot reads it through a memdesc_permute."""
-    del L[BODY:]
-    DB = D * 2                       # bytes of one row
-    KD = f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>"
-    QD = f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>"
-    KM = f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>"
-    BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
-    BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
-    QBARS = "!hd.memdesc<1x1xi64, #bar_sh>"
-    QBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>"
+def tma_types():
+    """The descriptor, stage and barrier types of the copy-engine kernels."""
+    return (D * 2,                                        # bytes of one row
+            f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>",
+            f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>",
+            f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>",
+            f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>",
+            f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>",
+            "!hd.memdesc<1x1xi64, #bar_sh>",
+            "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>")
+
+def tma_head(name):
+    """The copy-engine kernels' layouts, signature and first constants."""
+    DB, KD, QD = tma_types()[:3]
     o("#blk = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>")
     o("#bar_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
     o(f"module attributes {{hd.num_warps = {NW} : i32}} {{")
-    o(f"  func.func @attention_fwd_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
+    o(f"  func.func @{name}_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
     o(b + "%c0 = arith.constant 0 : i32")
     o(b + "%c1 = arith.constant 1 : i32")
     o(b + "%c2 = arith.constant 2 : i32")
@@ -342,6 +343,14 @@ def emit_tma():
     o(b + f"%cD = arith.constant {D} : i32")
     o(b + f"%cBM = arith.constant {BM} : i32")
     o(b + f"%cBN = arith.constant {BN} : i32")
+
+def emit_tma():
+    """The same kernel fed by the copy engine: q, k, v are descriptors over
+    [heads * n_ctx, D]; k lands untransposed ([BN, D], the head dim
+    contiguous) and the dot reads it through a memdesc_permute."""
+    del L[BODY:]
+    DB, KD, QD, KM, BARS, BAR, QBARS, QBAR = tma_types()
+    tma_head("attention_fwd")
     o(b + "// This head's rows start at row zh * n_ctx of each descriptor.")
     o(b + "%head_row = arith.muli %zh, %n_ctx : i32")
     o(b + "%head = arith.muli %head_row, %cD : i32")
@@ -463,26 +472,8 @@ def emit_ws():
     barrier (the copy landed) and an "empty" one (each consumer warp has
     retired the product that read it)."""
     del L[BODY:]
-    DB = D * 2
-    KD = f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>"
-    QD = f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>"
-    KM = f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>"
-    BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
-    BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
-    QBARS = "!hd.memdesc<1x1xi64, #bar_sh>"
-    QBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>"
-    o("#blk = #hd.matrix_shared<{swizzle = 128, elementBits = 16, transposed = false}>")
-    o("#bar_sh = #hd.swizzled<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
-    o(f"module attributes {{hd.num_warps = {NW} : i32}} {{")
-    o(f"  func.func @{KNAME}_hd{D}(%q: {QD}, %k: {KD}, %v: {KD}, %out: {P} {{hd.divisibility = 16 : i32}}, %sm_scale: f32, %n_ctx: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{")
-    o(b + "%c0 = arith.constant 0 : i32")
-    o(b + "%c1 = arith.constant 1 : i32")
-    o(b + "%c2 = arith.constant 2 : i32")
-    o(b + "%pid_m = hd.program_id 0")
-    o(b + "%zh = hd.program_id 1")
-    o(b + f"%cD = arith.constant {D} : i32")
-    o(b + f"%cBM = arith.constant {BM} : i32")
-    o(b + f"%cBN = arith.constant {BN} : i32")
+    DB, KD, QD, KM, BARS, BAR, QBARS, QBAR = tma_types()
+    tma_head(KNAME)
     o(b + "%head_row = arith.muli %zh, %n_ctx : i32")
     o(b + "%head = arith.muli %head_row, %cD : i32")
     o(b + "%m0 = arith.muli %pid_m, %cBM : i32")
@@ -614,13 +605,7 @@ def emit_ws():
 
 def emit_pingpong(wait, release):
     """The rest of emit_ws for two consumer regions that take turns."""
-    DB = D * 2
-    KD = f"!hd.tensor_desc<{BN}x{D}xbf16, #blk>"
-    QD = f"!hd.tensor_desc<{BM}x{D}xbf16, #blk>"
-    KM = f"!hd.memdesc<{STAGES}x{BN}x{D}xbf16, #v_sh>"
-    BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
-    BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
-    QBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 1x1>"
+    DB, KD, QD, KM, BARS, BAR, QBARS, QBAR = tma_types()
     TURNS = "!hd.memdesc<2x1xi64, #bar_sh>"
     TURN = "!hd.memdesc<1xi64, #bar_sh, alloc = 2x1>"
     # This program's 128 rows: warpgroup w takes rows m0 + 64 w.
