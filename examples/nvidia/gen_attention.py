@@ -466,6 +466,48 @@ def emit_tma():
     o("  }")
     o("}")
 
+def consumer_constants(i):
+    """The softmax's scale, the accumulators' zeros and the running max and
+    sum's first values, at indentation `i`."""
+    o(i + "%log2e = arith.constant 1.44269504 : f32")
+    o(i + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
+    o(i + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
+    o(i + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
+    o(i + f"%zero_s = arith.constant dense<0.0> : {SACC}")
+    o(i + f"%zero_o = arith.constant dense<0.0> : {OACC}")
+    o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
+    o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
+
+def store_out(i):
+    """O / l (%acc_end over %res#2), rounded to bf16, stored 16 bytes a thread
+    at %q_off."""
+    o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
+    o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
+    o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
+    o(i + f"%o = arith.divf %acc_end, %lb2 fastmath<afn> : {OACC}")
+    o(i + f"%o16 = arith.truncf %o : {OACC} to {T([BM, D], 'bf16', '#acc_o')}")
+    o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
+    o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
+    o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
+    o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+
+def producer_loop(i, k, wait):
+    """The producer's loop: k_j and v_j into stage j % STAGES once it is
+    handed back (its "empty" barrier), completing on its "full" one."""
+    DB, KD, QD, KM, BARS, BAR = tma_types()[:6]
+    o(i + "%ubp = arith.index_cast %nblocks : i32 to index")
+    o(i + "scf.for %j = %lb to %ubp step %step {")
+    o(k + "%j32 = arith.index_cast %j : index to i32")
+    o(k + "%row0 = arith.muli %j32, %cBN : i32")
+    o(k + "%row = arith.addi %head_row, %row0 : i32")
+    for x in "kv":
+        wait(f"{x}empty", "", "%j32", k, producer=True)
+        o(k + f"%{x}full_w = hd.memdesc_index %{x}full[%{x}empty_s] : {BARS} -> {BAR}")
+        o(k + f"hd.mbarrier_expect %{x}full_w, {BN * DB} : {BAR}")
+        o(k + f"%{x}_dst = hd.memdesc_index %{x}_smem[%{x}empty_s] : {KM} -> {V1}")
+        o(k + f"hd.async_tensor_copy %{x}[%row, %c0], %{x}full_w, %{x}_dst : {KD}, {BAR} -> {V1}")
+    o(i + "}")
+
 def emit_ws():
     """The TMA kernel with a producer warp: hd.warp_specialize runs the
     copies in one warp of their own; each stage of k and v has a "full"
@@ -523,14 +565,7 @@ def emit_ws():
     o(b + "hd.warp_specialize warps [4] regs [240, 24] default {")
     i = b + "  "
     o(i + f"// Consumers ({NW} warps, two warpgroups of 64 rows).")
-    o(i + "%log2e = arith.constant 1.44269504 : f32")
-    o(i + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
-    o(i + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
-    o(i + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
-    o(i + f"%zero_s = arith.constant dense<0.0> : {SACC}")
-    o(i + f"%zero_o = arith.constant dense<0.0> : {OACC}")
-    o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
-    o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
+    consumer_constants(i)
     o(i + "// S_0 and its softmax; k_0's stage goes back once S_0 is retired.")
     o(i + f"hd.mbarrier_wait %qbar, %c0 : {QBAR}")
     wait("kfull", "_0", "%c0", i)
@@ -570,33 +605,14 @@ def emit_ws():
     o(i + "// O / l, rounded to bf16, stored 16 bytes a thread.")
     global b_saved
     rowmajor_at(i)
-    o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
-    o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
-    o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
-    o(i + f"%o = arith.divf %acc_end, %lb2 fastmath<afn> : {OACC}")
-    o(i + f"%o16 = arith.truncf %o : {OACC} to {T([BM, D], 'bf16', '#acc_o')}")
-    o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
-    o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
-    o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
-    o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+    store_out(i)
     o(i + "hd.warp_return")
     o(b + "} partitions {")
     o(i + "// Producer (one warp): q once, then k_j and v_j into stage j % "
           f"{STAGES} once the consumers handed it back.")
     o(i + f"hd.mbarrier_expect %qbar, {BM * DB} : {QBAR}")
     o(i + f"hd.async_tensor_copy %q[%q_row, %c0], %qbar, %q_smem : {QD}, {QBAR} -> {QM}")
-    o(i + "%ubp = arith.index_cast %nblocks : i32 to index")
-    o(i + "scf.for %j = %lb to %ubp step %step {")
-    o(k + "%j32 = arith.index_cast %j : index to i32")
-    o(k + "%row0 = arith.muli %j32, %cBN : i32")
-    o(k + "%row = arith.addi %head_row, %row0 : i32")
-    for x in "kv":
-        wait(f"{x}empty", "", "%j32", k, producer=True)
-        o(k + f"%{x}full_w = hd.memdesc_index %{x}full[%{x}empty_s] : {BARS} -> {BAR}")
-        o(k + f"hd.mbarrier_expect %{x}full_w, {BN * DB} : {BAR}")
-        o(k + f"%{x}_dst = hd.memdesc_index %{x}_smem[%{x}empty_s] : {KM} -> {V1}")
-        o(k + f"hd.async_tensor_copy %{x}[%row, %c0], %{x}full_w, %{x}_dst : {KD}, {BAR} -> {V1}")
-    o(i + "}")
+    producer_loop(i, k, wait)
     o(i + "hd.warp_return")
     o(b + "}")
     o(b + "return")
@@ -642,14 +658,7 @@ def emit_pingpong(wait, release):
             o(ind + f"hd.mbarrier_arrive {other} {{per_warp}} : {TURN}")
 
         o(i + f"// Warpgroup {w}: query rows m0 + {BM * w}.")
-        o(i + "%log2e = arith.constant 1.44269504 : f32")
-        o(i + "%qk_scale = arith.mulf %sm_scale, %log2e : f32")
-        o(i + f"%qk_scale_t = hd.splat %qk_scale : {SACC}")
-        o(i + f"%qk_scale_r = hd.splat %qk_scale : {RS}")
-        o(i + f"%zero_s = arith.constant dense<0.0> : {SACC}")
-        o(i + f"%zero_o = arith.constant dense<0.0> : {OACC}")
-        o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
-        o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
+        consumer_constants(i)
         o(i + f"hd.mbarrier_wait %qbar, %c0 : {QBAR}")
         wait("kfull", "_0", "%c0", i)
         turn("_0", "%c0", i)
@@ -688,15 +697,7 @@ def emit_pingpong(wait, release):
         o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
         o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
         rowmajor_at(i, f"%m0w{w}")
-        o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
-        o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
-        o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
-        o(i + f"%o = arith.divf %acc_end, %lb2 fastmath<afn> : {OACC}")
-        o(i + f"%o16 = arith.truncf %o : {OACC} to {T([BM, D], 'bf16', '#acc_o')}")
-        o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
-        o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
-        o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
-        o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+        store_out(i)
         o(i + "hd.warp_return")
 
     o(b + "hd.warp_specialize warps [4, 4] regs [240, 240, 24] default {")
@@ -711,18 +712,7 @@ def emit_pingpong(wait, release):
     o(i + f"hd.mbarrier_expect %qbar, {2 * BM * DB} : {QBAR}")
     o(i + f"hd.async_tensor_copy %q[%q_row0, %c0], %qbar, %q_smem : {QD}, {QBAR} -> {QM}")
     o(i + f"hd.async_tensor_copy %q[%q_row1, %c0], %qbar, %q_smem1 : {QD}, {QBAR} -> {QM}")
-    o(i + "%ubp = arith.index_cast %nblocks : i32 to index")
-    o(i + "scf.for %j = %lb to %ubp step %step {")
-    o(k + "%j32 = arith.index_cast %j : index to i32")
-    o(k + "%row0 = arith.muli %j32, %cBN : i32")
-    o(k + "%row = arith.addi %head_row, %row0 : i32")
-    for x in "kv":
-        wait(f"{x}empty", "", "%j32", k, producer=True)
-        o(k + f"%{x}full_w = hd.memdesc_index %{x}full[%{x}empty_s] : {BARS} -> {BAR}")
-        o(k + f"hd.mbarrier_expect %{x}full_w, {BN * DB} : {BAR}")
-        o(k + f"%{x}_dst = hd.memdesc_index %{x}_smem[%{x}empty_s] : {KM} -> {V1}")
-        o(k + f"hd.async_tensor_copy %{x}[%row, %c0], %{x}full_w, %{x}_dst : {KD}, {BAR} -> {V1}")
-    o(i + "}")
+    producer_loop(i, k, wait)
     o(i + "hd.warp_return")
     o(b + "}")
     o(b + "return")
