@@ -530,15 +530,20 @@ void bindBuilder(nb::module_ &m) {
 
   // default() and each worker() build their regions; a Python exception
   // they raise leaves through the builder unchanged.
+  // regs: empty, or the default partition's register budget then each
+  // worker's.
   m.def("warp_specialize", [](nb::callable dflt, std::vector<nb::callable> workers,
-                              std::vector<int> workerNumWarps) {
+                              std::vector<int> workerNumWarps, std::vector<int> regs) {
     if (workers.size() != workerNumWarps.size())
       throw nb::value_error("warp_specialize: one warp count per worker partition");
+    if (!regs.empty() && regs.size() != workers.size() + 1)
+      throw nb::value_error("warp_specialize: one register budget per partition");
     guarded([&] {
       std::vector<hb::Partition> partitions;
       for (size_t i = 0; i < workers.size(); ++i)
-        partitions.push_back({workerNumWarps[i], [&, i] { workers[i](); }});
-      hb::warp_specialize([&] { dflt(); }, partitions);
+        partitions.push_back(
+            {workerNumWarps[i], [&, i] { workers[i](); }, regs.empty() ? 0 : regs[i + 1]});
+      hb::warp_specialize([&] { dflt(); }, partitions, regs.empty() ? 0 : regs[0]);
     });
   });
 

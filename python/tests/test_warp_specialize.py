@@ -200,6 +200,33 @@ def counts_differ(out):
     hl.warp_specialize((out,), nothing, (out,), [nothing, nothing], [1])
 
 
+@hadron.jit
+def store_one(out):
+    hl.store(out, 1)
+
+
+@hadron.jit
+def with_budgets(out):
+    hl.warp_specialize((out,), store_one, (out,), [nothing], [4], worker_num_regs=[24],
+                       default_num_regs=240)
+
+
+@hadron.jit
+def half_budgets(out):
+    hl.warp_specialize((out,), store_one, (out,), [nothing], [4], worker_num_regs=[24])
+
+
+def test_register_budgets_reach_the_target(tmp_path):
+    nvidia_plugin()
+    binary = hadron.compile(with_budgets, {"out": "*i32"}, target="nvidia:sm_90a")
+    assert "hd.warp_specialize warps [4] regs [240, 24] default" in binary.ir
+    # 8 warps launch: ptxas's share is 248 a thread, so both budgets lower it.
+    assert "setmaxnreg.dec.sync.aligned.u32 240;" in binary.asm
+    assert "setmaxnreg.dec.sync.aligned.u32 24;" in binary.asm
+    assembles(binary.asm, tmp_path)
+    assert "give worker_num_regs and default_num_regs together" in error_of(half_budgets)
+
+
 def error_of(kernel, constexprs=None) -> str:
     with pytest.raises(hadron.CompileError) as e:
         hadron.compile(kernel, {"out": "*i32"}, constexprs or {}, target="nvidia:sm_90a")

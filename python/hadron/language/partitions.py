@@ -54,16 +54,23 @@ def _region(fn: Any, args: Sequence[Any], warps: int, what: str) -> Any:
 def warp_specialize(default_args: Sequence[Any], default_partition: Any,
                     worker_args: Sequence[Any], worker_partitions: Sequence[Any],
                     worker_num_warps: Sequence[int],
-                    worker_num_regs: Optional[Sequence[int]] = None) -> None:
+                    worker_num_regs: Optional[Sequence[int]] = None,
+                    default_num_regs: Optional[int] = None) -> None:
     """Runs ``default_partition(*default_args)`` on the kernel's warps and each
     ``worker_partitions[i](*worker_args)`` on ``worker_num_warps[i]`` warps of
     its own (a power of two), all at the same time; they meet again after it.
 
+    ``worker_num_regs`` (one per worker) with ``default_num_regs`` give each
+    partition a register budget a thread (``hd.warp_specialize regs``): a
+    producer that needs few gives them to consumers that need many. The
+    target checks them when the kernel is compiled (NVIDIA sm_90a:
+    ``setmaxnreg``, whole warpgroups, 24 to 256 in steps of 8).
+
     Targets whose program is one thread (the host) or that have no barriers
     for groups of warps reject the kernel when it is compiled, saying so."""
-    if worker_num_regs is not None:
-        raise TypeError("warp_specialize: worker_num_regs is not supported: Hadron does not "
-                        "set register budgets per partition; leave it out")
+    if (worker_num_regs is None) != (default_num_regs is None):
+        raise TypeError("warp_specialize: give worker_num_regs and default_num_regs together "
+                        "(every partition a register budget) or neither")
     default = _partition(default_partition, "default_partition")
     workers = [_partition(w, f"worker_partitions[{i}]")
                for i, w in enumerate(_unwrap(worker_partitions))]
@@ -72,13 +79,21 @@ def warp_specialize(default_args: Sequence[Any], default_partition: Any,
     if len(warps) != len(workers):
         raise ValueError(f"warp_specialize: {len(workers)} worker partitions but "
                          f"{len(warps)} worker_num_warps; give one per partition")
+    regs = []
+    if worker_num_regs is not None:
+        regs = [_constexpr_int(default_num_regs, "warp_specialize: default_num_regs")]
+        regs += [_constexpr_int(r, f"warp_specialize: worker_num_regs[{i}]")
+                 for i, r in enumerate(_unwrap(worker_num_regs))]
+        if len(regs) != len(workers) + 1:
+            raise ValueError(f"warp_specialize: {len(workers)} worker partitions but "
+                             f"{len(regs) - 1} worker_num_regs; give one per partition")
     default_args = tuple(_unwrap(default_args))
     worker_args = tuple(_unwrap(worker_args))
     _builder.warp_specialize(
         _region(default, default_args, _current().num_warps, "default_partition"),
         [_region(w, worker_args, n, f"worker_partitions[{i}]")
          for i, (w, n) in enumerate(zip(workers, warps))],
-        warps)
+        warps, regs)
 
 
 __all__ = ["warp_specialize"]
