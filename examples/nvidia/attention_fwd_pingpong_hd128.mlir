@@ -207,6 +207,7 @@ module attributes {hd.num_warps = 4 : i32} {
         hd.mbarrier_arrive %vempty_r {per_warp} : !hd.memdesc<1xi64, #bar_sh, alloc = 2x1>
         scf.yield %acc_n, %m, %l, %pa, %alpha : tensor<64x128xf32, #acc_o>, tensor<64xf32, #row_s>, tensor<64xf32, #row_s>, tensor<64x128xbf16, #p_op>, tensor<64xf32, #row_s>
       }
+      // The last block's P v.
       %alpha_o_e = hd.convert_layout %res#4 : tensor<64xf32, #row_s> -> tensor<64xf32, #row_o>
       %alpha2_e = hd.expand_dims %alpha_o_e axis = 1 : tensor<64xf32, #row_o> -> tensor<64x1xf32, #acc_o>
       %alphab_e = hd.broadcast %alpha2_e : tensor<64x1xf32, #acc_o> -> tensor<64x128xf32, #acc_o>
@@ -352,6 +353,7 @@ module attributes {hd.num_warps = 4 : i32} {
         hd.mbarrier_arrive %vempty_r {per_warp} : !hd.memdesc<1xi64, #bar_sh, alloc = 2x1>
         scf.yield %acc_n, %m, %l, %pa, %alpha : tensor<64x128xf32, #acc_o>, tensor<64xf32, #row_s>, tensor<64xf32, #row_s>, tensor<64x128xbf16, #p_op>, tensor<64xf32, #row_s>
       }
+      // The last block's P v.
       %alpha_o_e = hd.convert_layout %res#4 : tensor<64xf32, #row_s> -> tensor<64xf32, #row_o>
       %alpha2_e = hd.expand_dims %alpha_o_e axis = 1 : tensor<64xf32, #row_o> -> tensor<64x1xf32, #acc_o>
       %alphab_e = hd.broadcast %alpha2_e : tensor<64x1xf32, #acc_o> -> tensor<64x128xf32, #acc_o>

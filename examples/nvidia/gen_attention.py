@@ -491,6 +491,24 @@ def store_out(i):
     o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
     o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
 
+def consumer_tail(i, k, wait, release):
+    """The end of a consumer's iteration once S_(j+1) and P_j v_j are issued
+    (each stage handed back once its product is retired), the loop's end,
+    and the last block's P v into %acc_end."""
+    o(k + f"%sn = hd.dot_wait %sn_async pending = 1 : {SACC}")
+    release("kempty", "", "%kfull_s", k)
+    softmax("", "%sn", "%m_i", "%l_i", k)
+    o(k + f"%acc_n = hd.dot_wait %o_async pending = 0 : {OACC}")
+    release("vempty", "", "%vfull_s", k)
+    o(k + f"scf.yield %acc_n, %m, %l, %pa, %alpha : {OACC}, {RS}, {RS}, {PT}, {RS}")
+    o(i + "}")
+    o(i + "// The last block's P v.")
+    scale_acc("_e", "%res#0", "%res#4", i)
+    wait("vfull", "_e", "%last", i)
+    o(i + f"%v_last = hd.memdesc_index %v_smem[%vfull_s_e] : {VM} -> {V1}")
+    o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
+    o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
+
 def producer_loop(i, k, wait):
     """The producer's loop: k_j and v_j into stage j % STAGES once it is
     handed back (its "empty" barrier), completing on its "full" one."""
@@ -589,21 +607,8 @@ def emit_ws():
     wait("vfull", "", "%j32", k)
     o(k + f"%v_cur = hd.memdesc_index %v_smem[%vfull_s] : {VM} -> {V1}")
     o(k + f"%o_async = hd.dot %pj, %v_cur, %acc_a {{async}} : {PT} * {V1} -> {OACC}")
-    o(k + f"%sn = hd.dot_wait %sn_async pending = 1 : {SACC}")
-    release("kempty", "", "%kfull_s", k)
-    softmax("", "%sn", "%m_i", "%l_i", k)
-    o(k + f"%acc_n = hd.dot_wait %o_async pending = 0 : {OACC}")
-    release("vempty", "", "%vfull_s", k)
-    o(k + f"scf.yield %acc_n, %m, %l, %pa, %alpha : {OACC}, {RS}, {RS}, {PT}, {RS}")
-    o(i + "}")
-    o(i + "// The last block's P v.")
-    scale_acc("_e", "%res#0", "%res#4", i)
-    wait("vfull", "_e", "%last", i)
-    o(i + f"%v_last = hd.memdesc_index %v_smem[%vfull_s_e] : {VM} -> {V1}")
-    o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
-    o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
+    consumer_tail(i, k, wait, release)
     o(i + "// O / l, rounded to bf16, stored 16 bytes a thread.")
-    global b_saved
     rowmajor_at(i)
     store_out(i)
     o(i + "hd.warp_return")
@@ -684,18 +689,7 @@ def emit_pingpong(wait, release):
         o(k + f"%v_cur = hd.memdesc_index %v_smem[%vfull_s] : {VM} -> {V1}")
         o(k + f"%o_async = hd.dot %pj, %v_cur, %acc_a {{async}} : {PT} * {V1} -> {OACC}")
         done_turn(k)
-        o(k + f"%sn = hd.dot_wait %sn_async pending = 1 : {SACC}")
-        release("kempty", "", "%kfull_s", k)
-        softmax("", "%sn", "%m_i", "%l_i", k)
-        o(k + f"%acc_n = hd.dot_wait %o_async pending = 0 : {OACC}")
-        release("vempty", "", "%vfull_s", k)
-        o(k + f"scf.yield %acc_n, %m, %l, %pa, %alpha : {OACC}, {RS}, {RS}, {PT}, {RS}")
-        o(i + "}")
-        scale_acc("_e", "%res#0", "%res#4", i)
-        wait("vfull", "_e", "%last", i)
-        o(i + f"%v_last = hd.memdesc_index %v_smem[%vfull_s_e] : {VM} -> {V1}")
-        o(i + f"%o_last = hd.dot %res#3, %v_last, %acc_a_e {{async}} : {PT} * {V1} -> {OACC}")
-        o(i + f"%acc_end = hd.dot_wait %o_last pending = 0 : {OACC}")
+        consumer_tail(i, k, wait, release)
         rowmajor_at(i, f"%m0w{w}")
         store_out(i)
         o(i + "hd.warp_return")

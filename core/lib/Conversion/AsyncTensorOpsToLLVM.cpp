@@ -310,6 +310,27 @@ void blockLoop(ConversionPatternRewriter &rewriter, Location loc, TargetHooks &h
   rewriter.setInsertionPointToStart(after);
 }
 
+/// The generic copy or store of a block of `descType` between the
+/// descriptor `desc` (lowered) and the tile `tile` (lowered, of `tileType`):
+/// blockLoop, run where `leader` is true.
+LogicalResult leaderBlockLoop(ConversionPatternRewriter &rewriter, Operation *op,
+                              const TypeConverter &converter, TargetHooks &hooks,
+                              TensorDescType descType, Value desc, ValueRange coords,
+                              MemDescType tileType, Value tile, Value leader, bool toShared) {
+  Location loc = op->getLoc();
+  std::string why;
+  auto addr = sharedAddressing(tileType, why);
+  if (failed(addr))
+    return op->emitOpError() << why;
+  Type elem = converter.convertType(tileType.getElementType());
+  SmallVector<int64_t> block(descType.getShape());
+  MemDesc lowered = unpackMemDesc(rewriter, loc, tile);
+  emitIf(rewriter, loc, leader, [&] {
+    blockLoop(rewriter, loc, hooks, desc, coords, block, elem, *addr, lowered, toShared);
+  });
+  return success();
+}
+
 struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
   using TilePattern::TilePattern;
 
@@ -319,21 +340,11 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
     TargetHooks &hooks = lowering.hooks;
     if (hooks.hasTensorCopyEngine())
       return rewriter.notifyMatchFailure(op, "the target's own pattern copies on its engine");
-    TensorDescType descType = op.getDesc().getType();
-    MemDescType dstType = op.getDst().getType();
-    Type elem = getTypeConverter()->convertType(dstType.getElementType());
-    MemDesc dst = unpackMemDesc(rewriter, loc, adaptor.getDst());
     Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
-    SmallVector<int64_t> block(descType.getShape());
-
-    std::string why;
-    auto addr = sharedAddressing(dstType, why);
-    if (failed(addr))
-      return op->emitOpError() << why;
-    emitIf(rewriter, loc, leader, [&] {
-      blockLoop(rewriter, loc, lowering.hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem,
-                *addr, dst, /*toShared=*/true);
-    });
+    if (failed(leaderBlockLoop(rewriter, op, *getTypeConverter(), hooks, op.getDesc().getType(),
+                               adaptor.getDesc(), adaptor.getCoords(), op.getDst().getType(),
+                               adaptor.getDst(), leader, /*toShared=*/true)))
+      return failure();
     // The block is visible to the CTA before anyone arrives or waits.
     barrierHere(hooks, rewriter, loc);
     rewriter.eraseOp(op);
@@ -350,23 +361,14 @@ struct AsyncTensorStoreLowering : TilePattern<AsyncTensorStoreOp> {
     TargetHooks &hooks = lowering.hooks;
     if (hooks.hasTensorCopyEngine())
       return rewriter.notifyMatchFailure(op, "the target's own pattern stores on its engine");
-    TensorDescType descType = op.getDesc().getType();
-    MemDescType srcType = op.getSrc().getType();
-    Type elem = getTypeConverter()->convertType(srcType.getElementType());
-    SmallVector<int64_t> block(descType.getShape());
-    std::string why;
-    auto addr = sharedAddressing(srcType, why);
-    if (failed(addr))
-      return op->emitOpError() << why;
     // What the CTA wrote is what the leader stores, now; the barrier of
     // hd.async_tensor_store_wait keeps the others from overwriting it.
     barrierHere(hooks, rewriter, loc);
-    MemDesc src = unpackMemDesc(rewriter, loc, adaptor.getSrc());
     Value leader = leaderOf(rewriter, loc, hooks, Value());
-    emitIf(rewriter, loc, leader, [&] {
-      blockLoop(rewriter, loc, hooks, adaptor.getDesc(), adaptor.getCoords(), block, elem, *addr,
-                src, /*toShared=*/false);
-    });
+    if (failed(leaderBlockLoop(rewriter, op, *getTypeConverter(), hooks, op.getDesc().getType(),
+                               adaptor.getDesc(), adaptor.getCoords(), op.getSrc().getType(),
+                               adaptor.getSrc(), leader, /*toShared=*/false)))
+      return failure();
     rewriter.eraseOp(op);
     return success();
   }
