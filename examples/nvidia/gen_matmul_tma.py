@@ -19,6 +19,13 @@ WS = len(sys.argv) > 4 and sys.argv[4] == "ws"
 # "ws-persistent": both; consumers store each tile from their registers
 # while the producer already fills the ring with the next tile's steps.
 WSP = len(sys.argv) > 4 and sys.argv[4] == "ws-persistent"
+# "ws-cluster": the warp-specialised form in clusters of two programs on
+# neighbouring row tiles of one column: each loads its own A block and half
+# of the shared B block, multicast into both.
+WSC = len(sys.argv) > 4 and sys.argv[4] == "ws-cluster"
+if WSC:
+    WS = True
+CLUSTER = 2 if WSC else 1
 AHEAD = STAGES - 1
 STAGE_BYTES = (BM * BK + BK * BN) * 2
 
@@ -42,7 +49,9 @@ B_RING = f"!hd.memdesc<{STAGES}x{BK}x{BN}xbf16, #ring>"
 BARS = f"!hd.memdesc<{STAGES}x1xi64, #bar_sh>"
 BAR = f"!hd.memdesc<1xi64, #bar_sh, alloc = {STAGES}x1>"
 A_D = f"!hd.tensor_desc<{BM}x{BK}xbf16, #blk>"
-B_D = f"!hd.tensor_desc<{BK}x{BN}xbf16, #blk>"
+B_D = f"!hd.tensor_desc<{BK}x{BN // CLUSTER}xbf16, #blk>"
+# The part of a B block one program of a cluster copies.
+B_PART_T = f"!hd.memdesc<{BK}x{BN // CLUSTER}xbf16, #ring, alloc = {STAGES}x{BK}x{BN}>"
 
 L = []
 o = L.append
@@ -360,7 +369,7 @@ def ring_and_barriers():
     %fb{st} = hd.memdesc_index %full[%s{st}] : {BARS} -> {BAR}
     hd.mbarrier_init %fb{st}, 1 : {BAR}
     %eb{st} = hd.memdesc_index %empty[%s{st}] : {BARS} -> {BAR}
-    hd.mbarrier_init %eb{st}, {NW} : {BAR}""")
+    hd.mbarrier_init %eb{st}, {NW * CLUSTER} : {BAR}""")
 
 def consumer_step(g, ind):
     """Consumers at step `g`: wait for its stage, multiply, release the previous one."""
@@ -378,9 +387,15 @@ def consumer_step(g, ind):
 {ind}%gp = arith.addi {g}, %cstages : i32
 {ind}%gp1 = arith.subi %gp, %c1i : i32
 {ind}%prev = arith.remsi %gp1, %cstages : i32
-{ind}%empty_prev = hd.memdesc_index %empty[%prev] : {BARS} -> {BAR}
-{ind}hd.mbarrier_arrive %empty_prev pred %has_prev {{per_warp}} : {BAR}
-{ind}scf.yield %next : {T}""")
+{ind}%empty_prev = hd.memdesc_index %empty[%prev] : {BARS} -> {BAR}""")
+    if CLUSTER == 1:
+        o(f"""{ind}hd.mbarrier_arrive %empty_prev pred %has_prev {{per_warp}} : {BAR}""")
+    else:
+        o(f"""{ind}// Both programs' producers refill this stage (B is multicast):
+{ind}// release it to each.""")
+        for r in range(CLUSTER):
+            o(f"""{ind}hd.mbarrier_arrive %empty_prev pred %has_prev rank %r{r} {{per_warp}} : {BAR}""")
+    o(f"""{ind}scf.yield %next : {T}""")
 
 def producer_step(g, kstep, m0, n0, ind):
     """The producer at step `g` (K step `kstep` of the tile at m0, n0)."""
@@ -395,14 +410,23 @@ def producer_step(g, kstep, m0, n0, ind):
 {ind}hd.mbarrier_expect %full_cur, {STAGE_BYTES} : {BAR}
 {ind}%a_dst = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
 {ind}hd.async_tensor_copy %a[{m0}, %ki], %full_cur, %a_dst : {A_D}, {BAR} -> {A_T}
-{ind}%b_dst = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
-{ind}hd.async_tensor_copy %b[%ki, {n0}], %full_cur, %b_dst : {B_D}, {BAR} -> {B_T}""")
+{ind}%b_dst = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}""")
+    if CLUSTER == 1:
+        o(f"""{ind}hd.async_tensor_copy %b[%ki, {n0}], %full_cur, %b_dst : {B_D}, {BAR} -> {B_T}""")
+        return
+    part = BN // CLUSTER
+    for r in range(CLUSTER):
+        o(f"""{ind}%b_part{r} = hd.memdesc_slice %b_dst [0, {r * part}] : {B_T} -> {B_PART_T}
+{ind}%n_part{r} = arith.addi {n0}, %cpart{r} : i32
+{ind}hd.async_tensor_copy %b[%ki, %n_part{r}], %full_cur, %b_part{r} pred %is_r{r} multicast %everyone : {B_D}, {BAR} -> {B_PART_T}""")
 
 def warp_specialized():
     del L[BODY:]
     T = f"tensor<{BM}x{BN}xf32, #acc>"
-    o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
-  func.func @matmul_tma_ws(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
+    cluster = f", hd.cluster_dims = array<i32: {CLUSTER}, 1, 1>" if CLUSTER > 1 else ""
+    name = "matmul_tma_ws_cluster" if CLUSTER > 1 else "matmul_tma_ws"
+    o(f"""module attributes {{hd.num_warps = {NW} : i32{cluster}}} {{
+  func.func @{name}(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}) attributes {{hd.kernel}} {{
     %cbm = arith.constant {BM} : i32
     %cbn = arith.constant {BN} : i32
     %cbk = arith.constant {BK} : i32
@@ -434,6 +458,20 @@ def warp_specialized():
     // The ring; per stage a "full" barrier (the copies landed) and an
     // "empty" one (each of the {NW} consumer warps is done reading it).""")
     ring_and_barriers()
+    if CLUSTER > 1:
+        o(f"""    // The rank in the cluster ({CLUSTER} programs along x; the grid's x
+    // is a multiple of it), and what the producer copies of B: part r of
+    // each block, into both programs.
+    %ccl = arith.constant {CLUSTER} : i32
+    %rank = arith.remsi %gx, %ccl : i32
+    %everyone = arith.constant {(1 << CLUSTER) - 1} : i32""")
+        for r in range(CLUSTER):
+            o(f"""    %r{r} = arith.constant {r} : i32
+    %is_r{r} = arith.cmpi eq, %rank, %r{r} : i32
+    %cpart{r} = arith.constant {r * (BN // CLUSTER)} : i32""")
+        o(f"""    // Every barrier of both programs is initialised before either
+    // copies into or arrives on the other's.
+    hd.cluster_barrier""")
     o(f"""    hd.warp_specialize warps [1] default {{
       // Consumers ({NW} warps): multiply each stage once it has landed, and
       // hand the previous one back once its product is retired.
@@ -475,9 +513,14 @@ def warp_specialized():
       scf.for %kk = %lb to %ub step %step1 {{
         %i = arith.index_cast %kk : index to i32""")
     producer_step("%i", "%i", "%m0", "%n0", "        ")
+    end = ""
+    if CLUSTER > 1:
+        end = """
+    // Neither program ends while the other may still arrive on its barriers.
+    hd.cluster_barrier"""
     o(f"""      }}
       hd.warp_return
-    }}
+    }}{end}
     return
   }}
 }}""")
@@ -494,7 +537,18 @@ if WS:
 // (hd.memdesc_reinterpret: the ring stays allocated while the regions run,
 // and no other 64 KiB fit). Targets that run a CTA as one thread reject
 // the kernel.
-// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} ws.""")
+// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} {"ws-cluster" if CLUSTER > 1 else "ws"}.""")
+    if CLUSTER > 1:
+        L[0] = L[0].replace("// Generated by examples/nvidia/gen_matmul_tma.py",
+                            f"""// In clusters of {CLUSTER} programs (hd.cluster_dims): neighbouring row tiles of
+// one column of C share their B blocks. Each program's producer copies its
+// own A block and part r (its rank) of the B block, multicast into every
+// program of the cluster, whose "full" barriers count those bytes as well;
+// so each stage's "empty" barrier waits for the consumer warps of all
+// {CLUSTER} programs (hd.mbarrier_arrive rank r), and the kernel starts and
+// ends with hd.cluster_barrier. B's descriptor has blocks of {BK}x{BN // CLUSTER}.
+// M must be a multiple of {BM * CLUSTER}, the grid's x of {CLUSTER}.
+// Generated by examples/nvidia/gen_matmul_tma.py""")
     L[0] = L[0].replace("#c_rows = ", "#c_sh = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#c_rows = ", 1)
     warp_specialized()
 

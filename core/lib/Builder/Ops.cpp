@@ -1476,7 +1476,7 @@ void mbarrier_arrive(const SharedMemory &barrier, int count, const Tensor &pred,
   if (count < 1)
     t.fail(loc, what, "count " + std::to_string(count) + " must be at least 1");
   t.checked(hd::MBarrierArriveOp::create(t.b, t.at(loc), bar, uint32_t(count),
-                                         predOf(t, pred, loc, what), perWarp),
+                                         predOf(t, pred, loc, what), /*rank=*/Value(), perWarp),
             loc, what);
 }
 
@@ -1522,7 +1522,7 @@ void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> 
   memdesc(t, dst, loc, what);
   SmallVector<Value> cs = blockCoords(t, type, coords, loc, what);
   t.checked(hd::AsyncTensorCopyOp::create(t.b, t.at(loc), desc.value(), cs, bar, dst.value(),
-                                          predOf(t, pred, loc, what)),
+                                          predOf(t, pred, loc, what), /*multicast=*/Value()),
             loc, what);
 }
 

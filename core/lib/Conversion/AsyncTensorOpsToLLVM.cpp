@@ -119,10 +119,14 @@ template <typename OpT> struct ArriveLowering : TilePattern<OpT> {
     Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
     unsigned count = 1;
     int64_t bytes = -1;
+    Value rank;
     if constexpr (std::is_same_v<OpT, MBarrierExpectOp>) {
       bytes = op.getBytes();
     } else {
       count = op.getCount();
+      // Without clusters the only program of the cluster is this one.
+      if (hooks.maxClusterPrograms() > 1)
+        rank = adaptor.getRank();
       if (op.getPerWarp()) {
         // Lane 0 of each warp arrives for its warp once the warp's threads
         // are done; where one thread runs the CTA it arrives for them all.
@@ -144,7 +148,7 @@ template <typename OpT> struct ArriveLowering : TilePattern<OpT> {
       }
     }
     if (hooks.hasTensorCopyEngine())
-      hooks.mbarrierArrive(rewriter, loc, barrier, count, bytes, leader);
+      hooks.mbarrierArrive(rewriter, loc, barrier, count, bytes, leader, rank);
     else
       genericArrive(rewriter, loc, barrier, count, leader);
     rewriter.eraseOp(op);
@@ -340,7 +344,17 @@ struct AsyncTensorCopyLowering : TilePattern<AsyncTensorCopyOp> {
     TargetHooks &hooks = lowering.hooks;
     if (hooks.hasTensorCopyEngine())
       return rewriter.notifyMatchFailure(op, "the target's own pattern copies on its engine");
-    Value leader = leaderOf(rewriter, loc, hooks, adaptor.getPred());
+    Value pred = adaptor.getPred();
+    if (Value mask = adaptor.getMulticast()) {
+      // Without clusters this program is rank 0 of its own: the block lands
+      // here where the mask names it, nowhere else.
+      Value self = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(rewriter, loc, mask, i32Const(rewriter, loc, 1)),
+          i32Const(rewriter, loc, 0));
+      pred = pred ? LLVM::AndOp::create(rewriter, loc, pred, self).getResult() : self;
+    }
+    Value leader = leaderOf(rewriter, loc, hooks, pred);
     if (failed(leaderBlockLoop(rewriter, op, *getTypeConverter(), hooks, op.getDesc().getType(),
                                adaptor.getDesc(), adaptor.getCoords(), op.getDst().getType(),
                                adaptor.getDst(), leader, /*toShared=*/true)))
@@ -399,13 +413,29 @@ struct FenceAsyncSharedLowering : TilePattern<FenceAsyncSharedOp> {
   }
 };
 
+/// hd.cluster_barrier: the target's, or a CTA barrier where a cluster is
+/// one program.
+struct ClusterBarrierLowering : TilePattern<ClusterBarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (lowering.hooks.maxClusterPrograms() > 1)
+      lowering.hooks.clusterBarrier(rewriter, op.getLoc());
+    else
+      barrierHere(lowering.hooks, rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateAsyncTensorPatterns(TileTypeConverter &converter, Lowering &lowering,
                                  RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, ArriveLowering<MBarrierExpectOp>,
                ArriveLowering<MBarrierArriveOp>, MBarrierWaitLowering, AsyncTensorCopyLowering,
-               AsyncTensorStoreLowering, AsyncTensorStoreWaitLowering, FenceAsyncSharedLowering>(
+               AsyncTensorStoreLowering, AsyncTensorStoreWaitLowering, FenceAsyncSharedLowering,
+               ClusterBarrierLowering>(
       converter, lowering);
 }
 

@@ -135,22 +135,11 @@ struct AssumeLowering : TilePattern<AssumeOp> {
   }
 };
 
-struct BarrierLowering : TilePattern<BarrierOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    barrierHere(lowering.hooks, rewriter, op.getLoc());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 void populateCreationPatterns(TileTypeConverter &converter, Lowering &lowering, RewritePatternSet &patterns) {
   patterns.add<ArangeLowering, SplatLowering, ProgramIdLowering, NumProgramsLowering,
-               ForwardLowering<MultipleOfOp>, AssumeLowering, BarrierLowering>(converter,
-                                                                              lowering);
+               ForwardLowering<MultipleOfOp>, AssumeLowering>(converter, lowering);
   patterns.add<ConstantLowering>(converter, lowering, /*benefit=*/10);
 }
 

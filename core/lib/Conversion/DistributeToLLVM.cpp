@@ -125,6 +125,28 @@ FailureOr<llvm::StringMap<unsigned>> checkWarpSpecialization(ModuleOp module,
   return warps;
 }
 
+/// Rejects clusters (hd.cluster_dims) larger than the target's.
+LogicalResult checkClusters(ModuleOp module, hadron::TargetHooks &hooks) {
+  auto dims = module->getAttrOfType<DenseI32ArrayAttr>("hd.cluster_dims");
+  if (!dims)
+    return success();
+  int64_t programs = 1;
+  for (int32_t d : dims.asArrayRef())
+    programs *= d;
+  if (programs <= int64_t(hooks.maxClusterPrograms()))
+    return success();
+  TargetAttr target = getTarget(module);
+  StringRef name = target ? target.getName() : StringRef("this target");
+  InFlightDiagnostic diag = module.emitError()
+                            << "`hd.cluster_dims` = [" << dims.asArrayRef() << "] groups "
+                            << programs << " programs into a cluster; " << name;
+  if (hooks.maxClusterPrograms() <= 1)
+    diag << " has no clusters (its programs cannot reach each other's shared memory)";
+  else
+    diag << " runs clusters of at most " << hooks.maxClusterPrograms() << " programs";
+  return failure();
+}
+
 /// Marks an hd.warp_specialize whose regions' blocks have per-thread types;
 /// the op itself stays until the end of the conversion.
 constexpr llvm::StringLiteral kRegionsConverted = "hd.regions_converted";
@@ -193,6 +215,8 @@ LogicalResult hadron::distributeToLLVM(ModuleOp module, TargetHooks &hooks) {
   ctx->loadDialect<LLVM::LLVMDialect, cf::ControlFlowDialect>();
   TileInfoCache tiles(hooks.foldsThreadsIntoRegisters());
   if (failed(checkLayouts(module, tiles)))
+    return failure();
+  if (failed(checkClusters(module, hooks)))
     return failure();
   FailureOr<llvm::StringMap<unsigned>> kernelWarps = checkWarpSpecialization(module, hooks);
   if (failed(kernelWarps))

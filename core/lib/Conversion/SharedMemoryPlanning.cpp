@@ -262,7 +262,7 @@ public:
 
   Pending walkBlock(Block &block, Pending pending) {
     for (Operation &op : block) {
-      if (isa<BarrierOp, AsyncTensorStoreWaitOp>(op)) {
+      if (isa<BarrierOp, ClusterBarrierOp, AsyncTensorStoreWaitOp>(op)) {
         // (A wait for tensor stores ends with a CTA barrier.)
         pending.clear();
         continue;

@@ -312,6 +312,14 @@ LogicalResult HadronDialect::verifyOperationAttribute(Operation *op,
                              << target.getNumWarps();
     return success();
   }
+  if (name == "hd.cluster_dims") {
+    auto dims = dyn_cast<DenseI32ArrayAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !dims || dims.size() != 3 ||
+        llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; }))
+      return op->emitError()
+             << "`hd.cluster_dims` is array<i32: X, Y, Z> (each at least 1) on a builtin.module";
+    return success();
+  }
   if (name == getKernelAttrName()) {
     if (!isa<func::FuncOp>(op))
       return op->emitError() << "`" << name << "` marks a func.func, not "

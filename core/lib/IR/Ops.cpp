@@ -652,6 +652,13 @@ LogicalResult AsyncTensorStoreOp::verify() {
   return success();
 }
 
+LogicalResult ClusterBarrierOp::verify() {
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError() << "needs every thread of the program; inside hd.warp_specialize only "
+                            "a region's warps run it";
+  return success();
+}
+
 LogicalResult AsyncWaitOp::verify() {
   if (getPending() < 0)
     return emitOpError() << "pending = " << getPending() << " must be >= 0";

@@ -996,3 +996,28 @@ func.func @f() {
   %c = hd.memdesc_reinterpret %one : !hd.memdesc<64x64xbf16, #rr, alloc = 2x64x64> -> !hd.memdesc<64x64xbf16, #rs>
   return
 }
+
+// -----
+
+// expected-error @+1 {{`hd.cluster_dims` is array<i32: X, Y, Z> (each at least 1) on a builtin.module}}
+module attributes {hd.cluster_dims = array<i32: 2, 0, 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{`hd.cluster_dims` is array<i32: X, Y, Z> (each at least 1) on a builtin.module}}
+module attributes {hd.cluster_dims = array<i32: 2, 1>} {
+}
+
+// -----
+
+func.func @f() {
+  hd.warp_specialize warps [1] default {
+    // expected-error @+1 {{'hd.cluster_barrier' op needs every thread of the program; inside hd.warp_specialize only a region's warps run it}}
+    hd.cluster_barrier
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}

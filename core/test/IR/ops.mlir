@@ -207,6 +207,14 @@ func.func @tensor_copies(%d: !hd.tensor_desc<64x64xbf16, #tm>, %x: i32, %p: i1) 
   hd.mbarrier_arrive %bar {count = 2 : i32} : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
   // CHECK: hd.fence_async_shared
   hd.fence_async_shared
+  // Cluster forms: a copy multicast to the programs of a mask, an arrival
+  // on a peer's barrier, a barrier over the cluster.
+  // CHECK: hd.async_tensor_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} pred %{{.*}} multicast %{{.*}} : !hd.tensor_desc<64x64xbf16
+  hd.async_tensor_copy %d[%x, %c0], %bar, %dst pred %p multicast %x : !hd.tensor_desc<64x64xbf16, #tm>, !hd.memdesc<1xi64, #tbs, alloc = 2x1> -> !hd.memdesc<64x64xbf16, #tm>
+  // CHECK: hd.mbarrier_arrive %{{.*}} pred %{{.*}} rank %{{.*}} {per_warp} : !hd.memdesc<1xi64
+  hd.mbarrier_arrive %bar pred %p rank %c0 {per_warp} : !hd.memdesc<1xi64, #tbs, alloc = 2x1>
+  // CHECK: hd.cluster_barrier
+  hd.cluster_barrier
   // CHECK: hd.async_tensor_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !hd.memdesc<64x64xbf16, #matrix_shared{{[0-9]*}}> -> !hd.tensor_desc<64x64xbf16
   hd.async_tensor_store %d[%x, %c0], %dst : !hd.memdesc<64x64xbf16, #tm> -> !hd.tensor_desc<64x64xbf16, #tm>
   // CHECK: hd.async_tensor_store_wait pending = 1

@@ -114,6 +114,12 @@ void NvidiaHooks::finishKernel(LLVM::LLVMFuncOp kernel) {
     numWarps = warps.getInt();
   kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(
                                       ctx, {static_cast<int32_t>(numWarps * HD_NVIDIA_WARP_SIZE)}));
+  // Clusters (hd.cluster_dims): .reqnctapercluster, so a plain launch
+  // groups CTAs and the runtime can read the shape off the function.
+  if (auto dims = kernel->getParentOfType<ModuleOp>()->getAttrOfType<DenseI32ArrayAttr>(
+          "hd.cluster_dims"))
+    if (llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d > 1; }))
+      kernel->setAttr("nvvm.cluster_dim", dims);
   // A tensor map is a 128-byte, 64-byte aligned kernel parameter that the
   // copy engine reads where it stands (CUDA's __grid_constant__).
   if (hasTensorCopyEngine())

@@ -98,10 +98,13 @@ public:
   void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier, unsigned count,
                     mlir::Value leader) override;
   void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier, unsigned count,
-                      int64_t expectBytes, mlir::Value leader) override;
+                      int64_t expectBytes, mlir::Value leader, mlir::Value rank) override;
   void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
                     mlir::Value phase) override;
   void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) override;
+  /// Thread block clusters (sm_90+): 8 CTAs, the portable limit.
+  unsigned maxClusterPrograms() const override;
+  void clusterBarrier(mlir::OpBuilder &b, mlir::Location loc) override;
   /// hd.async_tensor_copy, hd.async_tensor_store(_wait) on sm_90+:
   /// cp.async.bulk.tensor.
   void populateLoweringPatterns(lowering::TileTypeConverter &converter,

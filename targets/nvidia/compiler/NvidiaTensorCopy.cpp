@@ -106,8 +106,15 @@ std::string issueBoxes(OpBuilder &b, Location loc, Value desc, ValueRange coords
     SmallVector<Value> operands{asI64(b, loc, box), descAddr, pred};
     std::string constraints = "l,l,r";
     for (Value v : extra) {
-      operands.push_back(asI64(b, loc, v));
-      constraints += ",l";
+      // Addresses as 64-bit registers, 16-bit values (a multicast mask) as
+      // 16-bit ones.
+      if (v.getType().isInteger(16)) {
+        operands.push_back(v);
+        constraints += ",h";
+      } else {
+        operands.push_back(asI64(b, loc, v));
+        constraints += ",l";
+      }
     }
     std::string list;
     for (size_t i = 0; i < rank; ++i) {
@@ -181,13 +188,21 @@ struct TensorCopyLowering : lowering::TilePattern<hd::AsyncTensorCopyOp> {
     Value barrier = lowering::barrierAddress(rewriter, loc, adaptor.getBarrier());
     Value leader = lowering::leaderOf(rewriter, loc, lowering.hooks, adaptor.getPred());
     const std::string dims = std::to_string(descType.getShape().size());
+    SmallVector<Value> extra{barrier};
+    // With a multicast mask the box lands (and completes its bytes) at the
+    // same offsets in every CTA of the mask.
+    std::string multicast;
+    if (Value mask = adaptor.getMulticast()) {
+      extra.push_back(LLVM::TruncOp::create(rewriter, loc, rewriter.getI16Type(), mask));
+      multicast = ".multicast::cluster";
+    }
     std::string err = issueBoxes(
         rewriter, loc, adaptor.getDesc(), adaptor.getCoords(), descType.getShape(), elemBytes,
-        *swizzle, tileStart(rewriter, loc, dst, elem), leader, {barrier},
+        *swizzle, tileStart(rewriter, loc, dst, elem), leader, extra,
         [&](const std::string &list) {
           return "cp.async.bulk.tensor." + dims +
-                 "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" + list +
-                 "}], [$3];";
+                 "d.shared::cluster.global.mbarrier::complete_tx::bytes" + multicast +
+                 " [$0], [$1, {" + list + "}], [$3]" + (multicast.empty() ? "" : ", $4") + ";";
         });
     if (!err.empty())
       return op->emitOpError() << err;
@@ -271,13 +286,37 @@ void NvidiaHooks::mbarrierInit(OpBuilder &b, Location loc, Value barrier, unsign
 }
 
 void NvidiaHooks::mbarrierArrive(OpBuilder &b, Location loc, Value barrier, unsigned count,
-                                 int64_t expectBytes, Value leader) {
+                                 int64_t expectBytes, Value leader, Value rank) {
+  if (rank) {
+    // The same offset in CTA `rank` of the cluster (mapa), released at
+    // cluster scope: what this CTA read before is ordered before the
+    // peer's copies that the arrival lets refill it.
+    inlinePtx(b, loc,
+              "{\n\t.reg .pred p;\n\t.reg .b64 remote;\n\tsetp.ne.b32 p, $1, 0;\n\t"
+              "mapa.shared::cluster.u64 remote, $0, $2;\n\t"
+              "@p mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote], " +
+                  std::to_string(count) + ";\n\t}",
+              "l,r,r", {asI64(b, loc, barrier), asI32(b, loc, leader), rank});
+    return;
+  }
   std::string instr =
       expectBytes >= 0
           ? "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " + std::to_string(expectBytes) +
                 ";"
           : "mbarrier.arrive.shared::cta.b64 _, [$0], " + std::to_string(count) + ";";
   inlinePtx(b, loc, predicated("$1", instr), "l,r", {asI64(b, loc, barrier), asI32(b, loc, leader)});
+}
+
+unsigned NvidiaHooks::maxClusterPrograms() const { return hasTensorCopyEngine() ? 8 : 1; }
+
+void NvidiaHooks::clusterBarrier(OpBuilder &b, Location loc) {
+  // Barrier inits are published to the cluster by their own fence; the
+  // arrive releases and the wait acquires the CTAs' shared memory.
+  inlinePtx(b, loc,
+            "fence.mbarrier_init.release.cluster;\n\t"
+            "barrier.cluster.arrive.release.aligned;\n\t"
+            "barrier.cluster.wait.acquire.aligned;",
+            "", {});
 }
 
 void NvidiaHooks::mbarrierWait(OpBuilder &b, Location loc, Value barrier, Value phase) {

@@ -53,6 +53,7 @@ hd_status load(const char *library, Driver &driver, hd_error *err) {
   need(driver.cuModuleUnload, "cuModuleUnload");
   need(driver.cuModuleGetFunction, "cuModuleGetFunction");
   need(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
+  need(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
   need(driver.cuLaunchKernel, "cuLaunchKernel");
   need(driver.cuEventCreate, "cuEventCreate");
   need(driver.cuEventRecord, "cuEventRecord");

@@ -40,6 +40,7 @@ struct NvidiaModule : hd_plugin_module {
   struct Function {
     cuda::CUfunction handle;
     uint64_t dynamicSharedLimit; // what cuFuncSetAttribute last allowed; 0 = the default
+    int cluster[3];              // the CTAs per cluster it was compiled for (1, 1, 1: none)
   };
   std::mutex mutex;
   // Ordered with a transparent comparator: a launch looks its kernel up by
@@ -192,8 +193,29 @@ hd_status NvidiaDevice::launch(hd_plugin_module *base, const hd_kernel_signature
                                       "cuModuleGetFunction", err, HD_ERROR_LAUNCH,
                                       std::string("kernel '") + name + "'"))
         return s;
-      it = module->functions.emplace(name, NvidiaModule::Function{handle, 0}).first;
+      NvidiaModule::Function f{handle, 0, {1, 1, 1}};
+      static const cuda::CUfunction_attribute clusterAttrs[3] = {
+          cuda::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+          cuda::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+          cuda::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH};
+      for (int d = 0; d < 3; ++d) {
+        int v = 0;
+        if (hd_status s = nvidia::check(cu, cu.cuFuncGetAttribute(&v, clusterAttrs[d], handle),
+                                        "cuFuncGetAttribute(REQUIRED_CLUSTER_*)", err,
+                                        HD_ERROR_LAUNCH, std::string("kernel '") + name + "'"))
+          return s;
+        f.cluster[d] = v > 0 ? v : 1;
+      }
+      it = module->functions.emplace(name, f).first;
     }
+    // A kernel compiled for clusters (hd.cluster_dims) runs whole clusters.
+    for (int d = 0; d < 3; ++d)
+      if (grid[d] % unsigned(it->second.cluster[d]) != 0)
+        return fail(err, HD_ERROR_INVALID_ARGUMENT,
+                    "%s runs in clusters of %dx%dx%d programs; grid %c is %u, not a multiple "
+                    "of %d",
+                    name, it->second.cluster[0], it->second.cluster[1], it->second.cluster[2],
+                    axes[d], grid[d], it->second.cluster[d]);
     // All of a kernel's shared memory is dynamic (NvidiaKernelABI.h); above
     // the default limit the function must opt in to the size it uses.
     if (shared > sharedBytesDefault && shared > it->second.dynamicSharedLimit) {

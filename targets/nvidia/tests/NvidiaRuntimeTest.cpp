@@ -714,6 +714,65 @@ TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
                            Operands::DescriptorsABC, /*programs=*/5);
 }
 
+// Clusters of two programs (hd.cluster_dims) on neighbouring row tiles share
+// B: each producer copies half of every B block, multicast into both
+// programs, and each stage's "empty" barrier counts the consumer warps of
+// both (remote arrivals). M of 2, 4 and 6 row tiles: 1 to 3 clusters a
+// column; K of 1, 3 and 16 steps round the ring.
+TEST_F(NvidiaGpu, ClusterWarpSpecializedTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_cluster_bf16.mlir",
+                           "matmul_tma_ws_cluster", 128, 256,
+                           {{256, 256, 64}, {512, 512, 192}, {768, 512, 1024}},
+                           Operands::DescriptorsAB);
+}
+
+// The cluster primitives alone: a block multicast by two programs, half
+// each, lands whole in both; an arrival on the peer's barrier completes it.
+// A grid that is not a whole number of clusters is refused before launch.
+TEST_F(NvidiaGpu, ClusterMulticastFillsEveryProgramOfTheMask) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " runs no multicast copies here (sm_90a only)";
+  auto module = load(input("cluster_multicast.mlir"));
+  ASSERT_TRUE(module);
+  auto kernel = module->kernel("cluster_multicast");
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  const uint32_t clusters = 3, programs = 2 * clusters;
+  std::uniform_real_distribution<float> dist(-4.f, 4.f);
+  std::vector<uint16_t> src(clusters * 64 * 64);
+  for (uint16_t &v : src)
+    v = bf16Bits(dist(rng));
+  std::vector<uint16_t> out(programs * 64 * 64, 0x7fc1); // bf16 NaN
+  std::vector<int32_t> flags(programs, -1);
+  auto dsrc = dev->alloc(src.size() * 2), dout = dev->alloc(out.size() * 2),
+       dflags = dev->alloc(flags.size() * 4);
+  ASSERT_TRUE(dsrc.ok() && dout.ok() && dflags.ok());
+  ASSERT_TRUE(dsrc->upload(src).ok() && dout->upload(out).ok() && dflags->upload(flags).ok());
+  hd_tensor_desc desc{};
+  desc.base = dsrc->arg().value.ptr, desc.rank = 2;
+  desc.shape[0] = clusters * 64, desc.shape[1] = 64;
+  desc.strides[0] = 64, desc.strides[1] = 1;
+  hd_arg descArg{};
+  descArg.kind = HD_ARG_TENSOR_DESC;
+  descArg.value.desc = &desc;
+  Status st = kernel->launch({programs, 1, 1}, {descArg, dout->arg(), dflags->arg()});
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(dout->download(out).ok() && dflags->download(flags).ok());
+  for (uint32_t p = 0; p < programs; ++p) {
+    EXPECT_EQ(flags[p], int32_t(p % 2 + 1)) << "program " << p;
+    for (uint32_t i = 0; i < 64 * 64; ++i)
+      ASSERT_EQ(out[p * 64 * 64 + i], src[(p / 2) * 64 * 64 + i])
+          << "program " << p << ", row " << i / 64 << ", column " << i % 64;
+  }
+  Status odd = kernel->launch({programs - 1, 1, 1}, {descArg, dout->arg(), dflags->arg()});
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(odd.message().find("runs in clusters of 2x1x1 programs; grid x is 5, not a multiple "
+                               "of 2"),
+            std::string::npos)
+      << odd.message();
+}
+
 /// The flash-attention forward example of head dim `d` against the host:
 /// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
 void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx,

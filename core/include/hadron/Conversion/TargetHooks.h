@@ -163,13 +163,26 @@ public:
   virtual void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
                             unsigned count, mlir::Value leader) {}
   /// One arrival of `count`; with `expectBytes` >= 0 an arrival that also
-  /// expects that many bytes.
+  /// expects that many bytes. With `rank` (i32, only where
+  /// maxClusterPrograms() > 1) the arrival is on the barrier at the same
+  /// place in program `rank` of the cluster.
   virtual void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
-                              unsigned count, int64_t expectBytes, mlir::Value leader) {}
+                              unsigned count, int64_t expectBytes, mlir::Value leader,
+                              mlir::Value rank) {}
   /// Waits for the completion of the phase of parity `phase` (i32).
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barrier,
                             mlir::Value phase) {}
   virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) {}
+
+  /// The most programs one cluster may hold (hd.cluster_dims): programs of a
+  /// cluster run at once and reach each other's shared memory (copies with
+  /// a multicast mask, arrivals with a rank). 1, the default, where they
+  /// cannot; core then lowers `multicast` and `rank` as this program alone.
+  virtual unsigned maxClusterPrograms() const { return 1; }
+  /// hd.cluster_barrier where maxClusterPrograms() > 1: every thread of the
+  /// cluster's programs meets; shared-memory writes and barrier inits before
+  /// it are visible to all of them after it.
+  virtual void clusterBarrier(mlir::OpBuilder &b, mlir::Location loc) {}
 
   /// How many 8x8 matrices of 16-bit elements one warp-wide load from
   /// shared memory delivers (0, the default: the target has no such load).

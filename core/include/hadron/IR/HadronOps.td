@@ -450,7 +450,7 @@ def Hadron_MBarrierExpectOp : Hadron_Op<"mbarrier_expect", [
   }];
 }
 
-def Hadron_MBarrierArriveOp : Hadron_Op<"mbarrier_arrive", [
+def Hadron_MBarrierArriveOp : Hadron_Op<"mbarrier_arrive", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
   let summary = "Arrive `count` times at a barrier";
   let description = [{
@@ -463,12 +463,17 @@ def Hadron_MBarrierArriveOp : Hadron_Op<"mbarrier_arrive", [
     initialised with a count of the warps that arrive completes when the
     last of them has. This is how consumers release a stage of a ring to a
     producer without a CTA barrier.
+
+    With `rank`, the arrival is on the barrier at the same place in the
+    shared memory of program `rank` of this program's cluster
+    (`hd.cluster_dims`): how consumers release a stage that a peer's copies
+    fill (hd.async_tensor_copy `multicast`). Without clusters `rank` is 0.
   }];
   let arguments = (ins Hadron_BarrierMemDesc:$barrier,
                        DefaultValuedAttr<ConfinedAttr<I32Attr, [IntMinValue<1>]>, "1">:$count,
-                       Optional<I1>:$pred, UnitAttr:$per_warp);
+                       Optional<I1>:$pred, Optional<I32>:$rank, UnitAttr:$per_warp);
   let assemblyFormat = [{
-    $barrier (`pred` $pred^)? attr-dict `:` qualified(type($barrier))
+    $barrier (`pred` $pred^)? (`rank` $rank^)? attr-dict `:` qualified(type($barrier))
   }];
 }
 
@@ -499,16 +504,23 @@ def Hadron_AsyncTensorCopyOp : Hadron_Op<"async_tensor_copy", [
     reading `dst`. `dst` has the descriptor's block shape, element type and
     shared layout. With `pred` false nothing happens.
 
+    With `multicast`, a mask of ranks in this program's cluster
+    (`hd.cluster_dims`; bit r for program r), the block lands in `dst` and
+    completes its bytes on `barrier` at the same places in the shared
+    memory of every program of the mask (which may leave out this one):
+    programs that need the same block load a part each and share it. The
+    mask names programs of the cluster only; without clusters it is 1.
+
     ```mlir
     hd.async_tensor_copy %desc[%row, %col], %bar, %dst : !hd.tensor_desc<128x64xbf16, #sh>, !hd.memdesc<1xi64, #bl> -> !hd.memdesc<128x64xbf16, #sh>
     ```
   }];
   let arguments = (ins Hadron_TensorDescType:$desc, Variadic<I32>:$coords,
                        Hadron_BarrierMemDesc:$barrier, Hadron_MemDescType:$dst,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, Optional<I32>:$multicast);
   let assemblyFormat = [{
-    $desc `[` $coords `]` `,` $barrier `,` $dst (`pred` $pred^)? attr-dict `:`
-    qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($dst))
+    $desc `[` $coords `]` `,` $barrier `,` $dst (`pred` $pred^)? (`multicast` $multicast^)?
+    attr-dict `:` qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }
@@ -572,6 +584,32 @@ def Hadron_FenceAsyncSharedOp : Hadron_Op<"fence_async_shared", [
 // Warp specialisation
 //===----------------------------------------------------------------------===//
 
+def Hadron_ClusterBarrierOp : Hadron_Op<"cluster_barrier", [
+    MemoryEffects<[MemRead<Hadron_SharedMemory>, MemWrite<Hadron_SharedMemory>]>]> {
+  let summary = "Wait for every thread of every program of the cluster";
+  let description = [{
+    A kernel module may group its programs into clusters
+    (`hd.cluster_dims = array<i32: X, Y, Z>` on the module): programs
+    (x, y, z) whose coordinates divided by (X, Y, Z) agree run at the same
+    time and may reach each other's shared memory (hd.async_tensor_copy
+    `multicast`, hd.mbarrier_arrive `rank`). The rank of a program in its
+    cluster is (x mod X) + X * ((y mod Y) + Y * (z mod Z)); the grid must be
+    a multiple of the cluster in every dim.
+
+    This op meets every thread of the cluster's programs. Shared-memory
+    writes and barrier inits before it are visible to all of them after it.
+    A program must not finish while a peer may still reach its shared
+    memory: such kernels end with this op. Without clusters it is
+    hd.barrier. Not inside hd.warp_specialize regions (it needs every
+    thread).
+
+    ```mlir
+    hd.cluster_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
 def Hadron_WarpSpecializeOp : Hadron_Op<"warp_specialize", [RecursiveMemoryEffects]> {
   let summary = "Run regions concurrently on disjoint groups of warps";
   let description = [{
