@@ -212,8 +212,13 @@ def with_budgets(out):
 
 
 @hadron.jit
-def half_budgets(out):
+def worker_budgets(out):
     hl.warp_specialize((out,), store_one, (out,), [nothing], [4], worker_num_regs=[24])
+
+
+@hadron.jit
+def default_budget_alone(out):
+    hl.warp_specialize((out,), store_one, (out,), [nothing], [4], default_num_regs=240)
 
 
 def test_register_budgets_reach_the_target(tmp_path):
@@ -224,7 +229,14 @@ def test_register_budgets_reach_the_target(tmp_path):
     assert "setmaxnreg.dec.sync.aligned.u32 240;" in binary.asm
     assert "setmaxnreg.dec.sync.aligned.u32 24;" in binary.asm
     assembles(binary.asm, tmp_path)
-    assert "give worker_num_regs and default_num_regs together" in error_of(half_budgets)
+    # Without default_num_regs the default partition gets what the worker
+    # leaves: (65536 - 4 * 32 * 24) / (4 * 32), capped at 256.
+    left = hadron.compile(worker_budgets, {"out": "*i32"}, target="nvidia:sm_90a")
+    assert "hd.warp_specialize warps [4] regs [0, 24] default" in left.ir
+    assert "setmaxnreg.inc.sync.aligned.u32 256;" in left.asm
+    assert "setmaxnreg.dec.sync.aligned.u32 24;" in left.asm
+    assembles(left.asm, tmp_path)
+    assert "default_num_regs needs worker_num_regs" in error_of(default_budget_alone)
 
 
 def error_of(kernel, constexprs=None) -> str:

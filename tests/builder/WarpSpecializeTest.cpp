@@ -415,10 +415,29 @@ TEST(WarpSpecialize, RegisterBudgetsReachTheTarget) {
     EXPECT_NE(ptx.find("setmaxnreg.dec.sync.aligned.u32 24;"), std::string::npos) << ptx;
     EXPECT_TRUE(assembles(ptx));
   }
+  // Without defaultNumRegs the default partition gets what the worker
+  // leaves: (65536 - 4 * 32 * 24) / (8 * 32) = 244, in steps of 8: 240.
+  auto left = jit("left", [] {
+    Tensor out = arg(pointer_type(int32));
+    warp_specialize([&] { store(out, constant(1, int32)); }, {{4, [] {}, /*numRegs=*/24}});
+  });
+  auto leftMod = left.specialize({.numWarps = 8});
+  ASSERT_TRUE(leftMod);
+  EXPECT_NE(irOf(leftMod).find("hd.warp_specialize warps [4] regs [0, 24]"), std::string::npos)
+      << irOf(leftMod);
+  if (hasPlugin("nvidia")) {
+    std::string ptx = ptxOf(*leftMod);
+    EXPECT_NE(ptx.find("setmaxnreg.inc.sync.aligned.u32 240;"), std::string::npos) << ptx;
+    EXPECT_TRUE(assembles(ptx));
+  }
   auto some = jit("k", [] {
-    line = __LINE__; warp_specialize([] {}, {{4, [] {}, 24}});
+    line = __LINE__; warp_specialize([] {}, {{4, [] {}, 24}, {4, [] {}}});
   });
   expectError(some, "some regions have a register budget and some do not");
+  auto defaultOnly = jit("k", [] {
+    line = __LINE__; warp_specialize([] {}, {{4, [] {}}}, /*defaultNumRegs=*/240);
+  });
+  expectError(defaultOnly, "some regions have a register budget and some do not");
 }
 
 // CSE would merge the worker's tiles with the identical ones above it (the

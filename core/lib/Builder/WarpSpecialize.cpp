@@ -120,17 +120,22 @@ void warp_specialize(const std::function<void()> &defaultPartition,
                      const std::vector<Partition> &workers, int defaultNumRegs, SourceLoc loc) {
   std::vector<std::function<void()>> bodies;
   std::vector<int> warps, regs{defaultNumRegs};
-  bool anyRegs = defaultNumRegs != 0;
+  bool anyWorkerRegs = false, everyWorkerRegs = true;
   for (const Partition &p : workers) {
     bodies.push_back(p.body);
     warps.push_back(p.numWarps);
     regs.push_back(p.numRegs);
-    anyRegs |= p.numRegs != 0;
+    anyWorkerRegs |= p.numRegs != 0;
+    everyWorkerRegs &= p.numRegs != 0;
   }
-  if (anyRegs && llvm::is_contained(regs, 0))
+  // Budgets come from the workers; the default partition's (0: what they
+  // leave, the target's figure) may be left out.
+  if ((anyWorkerRegs && !everyWorkerRegs) || (defaultNumRegs != 0 && !anyWorkerRegs))
     Trace::current(loc).fail(loc, "warp_specialize",
                              "some regions have a register budget and some do not; give every "
-                             "region one (the default partition's as defaultNumRegs) or none");
+                             "worker one (and the default partition's as defaultNumRegs, or "
+                             "leave it 0 for what the workers leave) or none");
+  const bool anyRegs = anyWorkerRegs;
   detail::warpSpecialize(defaultPartition, bodies, warps, loc, anyRegs ? regs : std::vector<int>{});
 }
 

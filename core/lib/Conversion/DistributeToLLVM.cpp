@@ -107,12 +107,16 @@ FailureOr<llvm::StringMap<unsigned>> checkWarpSpecialization(ModuleOp module,
         firsts.push_back(first);
         counts.push_back(count);
       }
-      std::string why = hooks.checkRegisterBudgets(firsts, counts, *regs, ws.totalWarps(numWarps));
+      SmallVector<int32_t> budgets(regs->begin(), regs->end());
+      std::string why =
+          hooks.checkRegisterBudgets(firsts, counts, budgets, ws.totalWarps(numWarps));
       if (!why.empty()) {
         ws.emitOpError() << "asks for registers per region (regs [" << *regs << "]); " << name
                          << ": " << why;
         return WalkResult::interrupt();
       }
+      // A default region's 0 is now the target's figure.
+      ws.setRegs(ArrayRef<int32_t>(budgets));
     }
     if (auto func = ws->getParentOfType<func::FuncOp>()) {
       unsigned &w = warps[func.getSymName()];

@@ -832,10 +832,12 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
       return emitOpError() << "gives " << regs->size() << " register budgets for "
                            << (*this)->getNumRegions()
                            << " regions (the default region's first)";
+    // The default region's 0: what the others leave, as the target says.
     for (auto [i, r] : llvm::enumerate(*regs))
-      if (r < 1)
+      if (r < (i == 0 ? 0 : 1))
         return emitOpError() << "gives region " << i << " a budget of " << r
-                             << " registers a thread";
+                             << " registers a thread"
+                             << (i == 0 ? "" : " (only the default region's may be 0)");
   }
   for (Region &region : (*this)->getRegions()) {
     if (region.empty())

@@ -1021,3 +1021,15 @@ func.func @f() {
   }
   return
 }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hd.warp_specialize' op gives region 1 a budget of 0 registers a thread (only the default region's may be 0)}}
+  hd.warp_specialize warps [4] regs [240, 0] default {
+    hd.warp_return
+  } partitions {
+    hd.warp_return
+  }
+  return
+}

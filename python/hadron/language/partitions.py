@@ -60,17 +60,20 @@ def warp_specialize(default_args: Sequence[Any], default_partition: Any,
     ``worker_partitions[i](*worker_args)`` on ``worker_num_warps[i]`` warps of
     its own (a power of two), all at the same time; they meet again after it.
 
-    ``worker_num_regs`` (one per worker) with ``default_num_regs`` give each
-    partition a register budget a thread (``hd.warp_specialize regs``): a
-    producer that needs few gives them to consumers that need many. The
-    target checks them when the kernel is compiled (NVIDIA sm_90a:
-    ``setmaxnreg``, whole warpgroups, 24 to 256 in steps of 8).
+    ``worker_num_regs`` (one per worker) gives each worker a register budget
+    a thread (``hd.warp_specialize regs``): a producer that needs few gives
+    them to consumers that need many. ``default_num_regs`` is the default
+    partition's; left out, it gets what the workers leave, as the target
+    computes it (NVIDIA sm_90a: the register file's 64 Ki less the workers',
+    at most 256). The target checks them when the kernel is compiled
+    (NVIDIA sm_90a: ``setmaxnreg``, whole warpgroups, 24 to 256 in steps
+    of 8).
 
     Targets whose program is one thread (the host) or that have no barriers
     for groups of warps reject the kernel when it is compiled, saying so."""
-    if (worker_num_regs is None) != (default_num_regs is None):
-        raise TypeError("warp_specialize: give worker_num_regs and default_num_regs together "
-                        "(every partition a register budget) or neither")
+    if worker_num_regs is None and default_num_regs is not None:
+        raise TypeError("warp_specialize: default_num_regs needs worker_num_regs (budgets come "
+                        "from the workers; the default partition's alone means nothing)")
     default = _partition(default_partition, "default_partition")
     workers = [_partition(w, f"worker_partitions[{i}]")
                for i, w in enumerate(_unwrap(worker_partitions))]
@@ -81,7 +84,9 @@ def warp_specialize(default_args: Sequence[Any], default_partition: Any,
                          f"{len(warps)} worker_num_warps; give one per partition")
     regs = []
     if worker_num_regs is not None:
-        regs = [_constexpr_int(default_num_regs, "warp_specialize: default_num_regs")]
+        # 0: what the workers leave, as the target computes it.
+        regs = [0 if default_num_regs is None else
+                _constexpr_int(default_num_regs, "warp_specialize: default_num_regs")]
         regs += [_constexpr_int(r, f"warp_specialize: worker_num_regs[{i}]")
                  for i, r in enumerate(_unwrap(worker_num_regs))]
         if len(regs) != len(workers) + 1:

@@ -180,10 +180,24 @@ unsigned fairShare(unsigned warps) {
 } // namespace
 
 std::string NvidiaHooks::checkRegisterBudgets(ArrayRef<unsigned> firsts, ArrayRef<unsigned> counts,
-                                              ArrayRef<int32_t> regs, unsigned totalWarps) const {
+                                              MutableArrayRef<int32_t> regs,
+                                              unsigned totalWarps) const {
   if (!(arch.archSpecific && arch.computeCapability >= 90))
     return std::string("setting registers per warpgroup (setmaxnreg) is sm_90a's, not ") +
            arch.arch + "'s";
+  if (regs[0] == 0) {
+    // The default region takes what the others leave: the most a thread,
+    // in steps of 8 and at most 256, that still fits the register file.
+    int64_t left = kRegisterFile;
+    for (size_t i = 1; i < regs.size(); ++i)
+      left -= int64_t(counts[i]) * HD_NVIDIA_WARP_SIZE * regs[i];
+    int64_t share = left > 0 ? std::min<int64_t>(256, left / (int64_t(counts[0]) * HD_NVIDIA_WARP_SIZE)) & ~int64_t(7) : 0;
+    if (share < 24)
+      return "the other regions leave " + std::to_string(std::max<int64_t>(left, 0)) +
+             " registers, fewer than 24 a thread for the default region's " +
+             std::to_string(counts[0]) + " warps";
+    regs[0] = int32_t(share);
+  }
   uint64_t used = 0;
   for (size_t i = 0; i < regs.size(); ++i) {
     if (firsts[i] % kWarpgroup || counts[i] % kWarpgroup)

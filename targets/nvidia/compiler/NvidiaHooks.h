@@ -58,7 +58,8 @@ public:
                         unsigned numWarps) override;
   void warpBarrier(mlir::OpBuilder &b, mlir::Location loc) override;
   std::string checkRegisterBudgets(llvm::ArrayRef<unsigned> firsts,
-                                   llvm::ArrayRef<unsigned> counts, llvm::ArrayRef<int32_t> regs,
+                                   llvm::ArrayRef<unsigned> counts,
+                                   llvm::MutableArrayRef<int32_t> regs,
                                    unsigned totalWarps) const override;
   void setRegisterBudget(mlir::OpBuilder &b, mlir::Location loc, unsigned regs,
                          unsigned totalWarps) override;

@@ -655,9 +655,11 @@ struct Partition {
 /// Targets need warps that run concurrently and a barrier per region; the
 /// host (a program is one thread) and targets without barriers for groups
 /// of warps reject the kernel when it is compiled, saying so.
-/// `defaultNumRegs` and each worker's `numRegs` give register budgets (all
-/// or none): a producer that needs few gives them to consumers that need
-/// many; the target checks them when the kernel is compiled.
+/// Each worker's `numRegs` gives register budgets (every worker or none): a
+/// producer that needs few gives them to consumers that need many;
+/// `defaultNumRegs` is the default partition's, or 0 for what the workers
+/// leave (the target computes it). The target checks them when the kernel
+/// is compiled.
 void warp_specialize(const std::function<void()> &defaultPartition,
                      const std::vector<Partition> &workers, int defaultNumRegs = 0,
                      SourceLoc loc = SourceLoc::current());

@@ -97,10 +97,12 @@ public:
   /// Register budgets per group of warps (hd.warp_specialize `regs`):
   /// "" when region i (warps [firsts[i], firsts[i] + counts[i]) of
   /// `totalWarps`) can run with regs[i] registers a thread, or why not,
-  /// naming the limit. The default: the target cannot.
+  /// naming the limit. A budget of 0 for the default region (regs[0]) asks
+  /// the target for what the others leave: it sets regs[0]. The default:
+  /// the target cannot.
   virtual std::string checkRegisterBudgets(llvm::ArrayRef<unsigned> firsts,
                                            llvm::ArrayRef<unsigned> counts,
-                                           llvm::ArrayRef<int32_t> regs,
+                                           llvm::MutableArrayRef<int32_t> regs,
                                            unsigned totalWarps) const {
     return "it cannot give groups of warps registers of their own";
   }

@@ -633,9 +633,10 @@ def Hadron_WarpSpecializeOp : Hadron_Op<"warp_specialize", [RecursiveMemoryEffec
     `regs` (optional, one per region, the default region's first) asks for
     that many registers a thread in each region, moving them from regions
     that need few (a producer) to those that need many (consumers holding
-    accumulators). A target that cannot set registers per group of warps,
-    or whose register file or grouping rules the budgets break, rejects the
-    op naming the limit.
+    accumulators). The default region's may be 0: it then gets what the
+    others leave, as the target computes it. A target that cannot set
+    registers per group of warps, or whose register file or grouping rules
+    the budgets break, rejects the op naming the limit.
 
     ```mlir
     hd.warp_specialize warps [1] default {
