@@ -177,8 +177,9 @@ def _signature_kind(kernel: str, name: str, t: Any) -> Any:
 class JITFunction:
     """A kernel; ``kernel[grid](...)`` launches it."""
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: Callable[..., Any], cluster_dims: Sequence[int] = (1, 1, 1)) -> None:
         self.fn = fn
+        self.cluster_dims = _cluster_dims(fn, cluster_dims)
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
@@ -483,6 +484,8 @@ class JITFunction:
             if self.constexpr[i]:
                 parts.append(f"{self.arg_names[i]}_{_mangle(v)}")
         key = ".".join(parts) + f".w{num_warps}"
+        if self.cluster_dims != (1, 1, 1):
+            key += ".c" + "x".join(str(d) for d in self.cluster_dims)
         state = hl._TraceState(num_warps)
 
         def body() -> None:
@@ -517,7 +520,7 @@ class JITFunction:
         try:
             fdef = parsed.fdef
             _builder.set_location(parsed.filename, fdef.lineno, fdef.col_offset + 1)
-            module = _builder.trace(self.__name__, key, num_warps, body)
+            module = _builder.trace(self.__name__, key, num_warps, body, list(self.cluster_dims))
         except CompileError as e:
             # The message names the kernel's line; the interpreter's frames
             # would only hide it.
@@ -565,8 +568,26 @@ def compile(fn: Any, signature: Dict[str, Any], constexprs: Optional[Dict[str, A
 _runtime.Launcher.install_getitem(JITFunction)
 
 
-def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
-    """Makes `fn` a kernel (``@hadron.jit`` or ``@hadron.jit()``)."""
+def _cluster_dims(fn: Callable[..., Any], dims: Any) -> Tuple[int, int, int]:
+    """`dims` (1 to 3 positive ints, the rest 1) as a 3-tuple."""
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if not 1 <= len(dims) <= 3 or not all(type(d) is int and d >= 1 for d in dims):
+        raise TypeError(f"{fn.__qualname__}: cluster_dims is 1 to 3 positive ints (programs per "
+                        f"cluster along x, y, z), got {dims!r}")
+    return tuple(dims) + (1,) * (3 - len(dims))
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, *,
+        cluster_dims: Sequence[int] = (1, 1, 1), **options: Any) -> Any:
+    """Makes `fn` a kernel (``@hadron.jit`` or ``@hadron.jit(...)``).
+
+    ``cluster_dims=(X, Y, Z)`` groups its programs into clusters
+    (``hd.cluster_dims``): programs of a cluster run at once and reach each
+    other's shared memory (``hl.async_tensor_copy(..., multicast=)``,
+    ``hl.mbarrier_arrive(..., rank=)``, ``hl.cluster_barrier()``). A
+    program's rank in its cluster is ``pid_x % X + X * (pid_y % Y + Y *
+    (pid_z % Z))``; the grid must be whole clusters. Targets without
+    clusters refuse such a kernel when it is compiled."""
     if fn is None:
-        return lambda f: JITFunction(f)
-    return JITFunction(fn)
+        return lambda f: JITFunction(f, cluster_dims)
+    return JITFunction(fn, cluster_dims)

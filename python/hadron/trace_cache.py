@@ -133,7 +133,8 @@ def key(fn: Any, num_warps: int, values: List[Any], kinds: List[Any]) -> str:
     """The trace cache key of one specialisation of `fn`."""
     h = hashlib.sha256()
     h.update(f"hadron-trace {FORMAT} {_runtime.version} {_package_sources()}\n".encode())
-    h.update(f"{fn.__qualname__} {source_key(fn)} w{num_warps}\n".encode())
+    cluster = "x".join(str(d) for d in getattr(fn, "cluster_dims", (1, 1, 1)))
+    h.update(f"{fn.__qualname__} {source_key(fn)} w{num_warps} c{cluster}\n".encode())
     for i, name in enumerate(fn.arg_names):
         part = value_key(values[i]) if fn.constexpr[i] else repr(kinds[i])
         h.update(f"{name}:{part}\n".encode())

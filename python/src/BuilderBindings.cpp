@@ -13,6 +13,7 @@
 
 #include "hadron/Builder/Builder.h"
 
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -306,16 +307,20 @@ void bindBuilder(nb::module_ &m) {
   // Traces `body` (a Python callable building the kernel) into a module. A
   // Python exception the body raises passes through unchanged.
   m.def("trace",
-        [](const std::string &name, const std::string &key, unsigned numWarps, nb::callable body) {
+        [](const std::string &name, const std::string &key, unsigned numWarps, nb::callable body,
+           std::array<unsigned, 3> clusterDims) {
           struct ClearLocation {
             ~ClearLocation() { hb::set_user_location({}); }
           } clear;
-          Result<hb::Module> result = hb::detail::trace(name, key, hb::Options{numWarps},
-                                                        hb::SourceLoc::current(), [&] { body(); });
+          Result<hb::Module> result =
+              hb::detail::trace(name, key, hb::Options{numWarps, clusterDims},
+                                hb::SourceLoc::current(), [&] { body(); });
           if (!result)
             throw CompileError(result.error());
           return std::move(result).value();
-        });
+        },
+        nb::arg("name"), nb::arg("key"), nb::arg("num_warps"), nb::arg("body"),
+        nb::arg("cluster_dims") = std::array<unsigned, 3>{1, 1, 1});
 
   m.def("arg", [](const hb::DType &t, int divisibility) {
     return guarded([&] { return hb::arg(t, {divisibility}); });
@@ -471,25 +476,33 @@ void bindBuilder(nb::module_ &m) {
       nb::arg("barrier"), nb::arg("bytes"), nb::arg("pred").none());
   m.def(
       "mbarrier_arrive",
-      [](const hb::SharedMemory &bar, int count, std::optional<hb::Tensor> pred, bool perWarp) {
-        guarded([&] { hb::mbarrier_arrive(bar, count, optionalTensor(pred), perWarp); });
+      [](const hb::SharedMemory &bar, int count, std::optional<hb::Tensor> pred, bool perWarp,
+         nb::handle rank) {
+        guarded([&] {
+          hb::mbarrier_arrive(bar, count, optionalTensor(pred), perWarp, optionalOperand(rank));
+        });
       },
-      nb::arg("barrier"), nb::arg("count"), nb::arg("pred").none(), nb::arg("per_warp") = false);
+      nb::arg("barrier"), nb::arg("count"), nb::arg("pred").none(), nb::arg("per_warp") = false,
+      nb::arg("rank").none() = nb::none());
   m.def("mbarrier_wait", [](const hb::SharedMemory &bar, nb::handle phase) {
     guarded([&] { hb::mbarrier_wait(bar, operand(phase)); });
   });
   m.def(
       "async_tensor_copy",
       [](const hb::TensorDescriptor &desc, nb::list coords, const hb::SharedMemory &bar,
-         const hb::SharedMemory &dst, std::optional<hb::Tensor> pred) {
+         const hb::SharedMemory &dst, std::optional<hb::Tensor> pred, nb::handle multicast) {
         std::vector<hb::Operand> cs;
         for (nb::handle c : coords)
           cs.push_back(operand(c));
-        guarded([&] { hb::async_tensor_copy(desc, cs, bar, dst, optionalTensor(pred)); });
+        guarded([&] {
+          hb::async_tensor_copy(desc, cs, bar, dst, optionalTensor(pred),
+                                optionalOperand(multicast));
+        });
       },
       nb::arg("desc"), nb::arg("coords"), nb::arg("barrier"), nb::arg("dst"),
-      nb::arg("pred").none());
+      nb::arg("pred").none(), nb::arg("multicast").none() = nb::none());
   m.def("fence_async_shared", [] { guarded([] { hb::fence_async_shared(); }); });
+  m.def("cluster_barrier", [] { guarded([] { hb::cluster_barrier(); }); });
 
   m.def("dot", [](const hb::Tensor &a, const hb::Tensor &b, const hb::Tensor &acc,
                   const std::string &precision) {

@@ -281,3 +281,57 @@ def test_compile_for_intel_takes_descriptors():
            "row0": "i32", "col0": "i32"}
     assert hadron.compile(stream_blocks, sig, {"NUM_BLOCKS": 3}, target="intel").binary_size > 0
 
+
+
+def shared_block(src, out, mask):
+    """The cluster forms: the block at (0, 0) is copied with multicast mask
+    `mask` into a stage filled with -7; an arrival on rank 0 completes a
+    second barrier."""
+    R: hl.constexpr = src.block_shape[0]
+    C: hl.constexpr = src.block_shape[1]
+    stage = hl.allocate_shared_memory(src.dtype, [R, C], src.layout)
+    bars = hl.allocate_mbarrier(batch=2)
+    hl.mbarrier.init(bars.index(0), count=1)
+    hl.mbarrier.init(bars.index(1), count=1)
+    stage.store(hl.full([R, C], -7.0, hl.float32, TILE))
+    hl.cluster_barrier()
+    hl.mbarrier.expect(bars.index(0), src.block_type.nbytes)
+    hl.async_tensor_copy(src, [0, 0], bars.index(0), stage, multicast=mask)
+    hl.mbarrier.wait(bars.index(0), 0)
+    hl.mbarrier.arrive(bars.index(1), rank=0)
+    hl.mbarrier.wait(bars.index(1), 0)
+    rows = hl.arange(0, R, hl.SliceLayout(1, TILE))[:, None]
+    cols = hl.arange(0, C, hl.SliceLayout(0, TILE))[None, :]
+    hl.store(out + rows * C + cols, stage.load(TILE))
+    hl.cluster_barrier()
+
+
+solo_block = hadron.jit(shared_block)
+pair_block = hadron.jit(cluster_dims=(2,))(shared_block)
+PLAIN: hl.constexpr = hl.SwizzledSharedLayout(1, 1, 1, [1, 0])
+
+
+@host_only
+@pytest.mark.parametrize("mask", [1, 3, 2, 0])
+def test_without_clusters_a_multicast_lands_where_bit_0_says(rng, mask):
+    t = rng.standard_normal((ROWS, COLS)).astype(np.float32)
+    out = poisoned((ROWS, COLS), np.float32)
+    solo_block[(1,)](hadron.TensorDescriptor.from_tensor(t, [ROWS, COLS], PLAIN), out, mask)
+    np.testing.assert_array_equal(out, t if mask & 1 else np.full_like(t, -7))
+
+
+def test_clusters_of_two_reach_the_targets():
+    sig = {"src": hl.tensor_descriptor_type(hl.float32, [ROWS, COLS], PLAIN), "out": "*f32",
+           "mask": "i32"}
+    with pytest.raises(hadron.RuntimeError, match="groups 2 programs into a cluster; host has "
+                                                  "no clusters"):
+        hadron.compile(pair_block, sig, target="host")
+    with pytest.raises(TypeError, match="cluster_dims is 1 to 3 positive ints"):
+        hadron.jit(cluster_dims=(2, 0))(shared_block)
+    if "nvidia" not in hadron.runtime.context().plugins():
+        pytest.skip("no NVIDIA plugin in this build")
+    binary = hadron.compile(pair_block, sig, target="nvidia:sm_90a")
+    assert "hd.cluster_dims = array<i32: 2, 1, 1>" in binary.ir
+    assert ".reqnctapercluster 2, 1, 1" in binary.asm
+    assert ".multicast::cluster" in binary.asm
+    assert "mbarrier.arrive.release.cluster.shared::cluster" in binary.asm

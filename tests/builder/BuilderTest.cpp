@@ -3,6 +3,10 @@
 #include "BuilderTest.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
 #include <cmath>
 #include <optional>
 
@@ -40,17 +44,70 @@ std::string errorOf(const Result<Module> &m) {
 
 std::string at(const char *file, int line) { return std::string(file) + ":" + std::to_string(line) + ":"; }
 
-runtime::Device &host() {
+runtime::Context &context() {
   static std::optional<runtime::Context> ctx;
-  static std::optional<runtime::Device> dev;
-  if (!dev) {
+  if (!ctx) {
     auto c = runtime::Context::create();
     if (!c) {
       ADD_FAILURE() << "no runtime context: " << c.status().message();
       std::abort();
     }
     ctx.emplace(std::move(c).value());
-    auto d = ctx->select("host");
+  }
+  return *ctx;
+}
+
+bool hasPlugin(const std::string &name) {
+  for (const hd_plugin_info &p : context().plugins())
+    if (name == p.name)
+      return true;
+  return false;
+}
+
+/// The PTX of `m` for sm_90a, or empty (with a failure recorded).
+std::string ptxOf(const Module &m) {
+  if (!hasPlugin("nvidia")) {
+    ADD_FAILURE() << "no nvidia plugin";
+    return "";
+  }
+  auto compiled = context().compile("nvidia:sm_90a", m.str());
+  if (!compiled) {
+    ADD_FAILURE() << compiled.status().message();
+    return "";
+  }
+  const hd_compiled_module &cm = compiled->module();
+  return cm.assembly ? cm.assembly : "";
+}
+
+/// ptxas -arch=sm_90a accepts `ptx`, when the CUDA toolkit is installed.
+::testing::AssertionResult assembles(const std::string &ptx) {
+  const char *ptxas = "/usr/local/cuda/bin/ptxas";
+  if (access(ptxas, X_OK) != 0)
+    return ::testing::AssertionSuccess() << "(no ptxas)";
+  char path[] = "/tmp/hadron-builder-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return ::testing::AssertionFailure() << "mkstemp failed";
+  ::close(fd);
+  std::ofstream(path) << ptx;
+  std::string cmd = std::string(ptxas) + " -arch=sm_90a -o /dev/null " + path + " 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  std::string output;
+  char buf[512];
+  while (p && fgets(buf, sizeof buf, p))
+    output += buf;
+  int status = p ? pclose(p) : -1;
+  std::remove(path);
+  if (status != 0)
+    return ::testing::AssertionFailure() << "ptxas: " << output;
+  return ::testing::AssertionSuccess();
+}
+
+
+runtime::Device &host() {
+  static std::optional<runtime::Device> dev;
+  if (!dev) {
+    auto d = context().select("host");
     if (!d) {
       ADD_FAILURE() << "no host device: " << d.status().message();
       std::abort();

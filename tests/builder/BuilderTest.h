@@ -41,6 +41,14 @@ std::string at(const char *file, int line);
 
 /// The host device, selected once per process.
 runtime::Device &host();
+/// The tests' runtime context (every plugin the build made).
+runtime::Context &context();
+/// True when the plugin `name` ("nvidia", "amd", ...) is loaded.
+bool hasPlugin(const std::string &name);
+/// The PTX of `m` for sm_90a, or empty (with a failure recorded).
+std::string ptxOf(const Module &m);
+/// ptxas -arch=sm_90a accepts `ptx`, when the CUDA toolkit is installed.
+::testing::AssertionResult assembles(const std::string &ptx);
 
 /// A buffer argument: the host vector is uploaded before the launch and,
 /// for an output, downloaded after it.

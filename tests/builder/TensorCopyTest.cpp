@@ -76,6 +76,34 @@ auto waitTwice = jit("wait_twice", [] {
   store(out, constant(2, int32));
 });
 
+// The cluster forms. A block is copied with multicast mask `mask` into a
+// stage filled with -7 first; an arrival with a rank completes a second
+// barrier. Without clusters (a cluster of one program) bit 0 of the mask
+// says whether the block lands here, and rank 0 is this program.
+// (Unswizzled row-major, a layout every copy engine moves.)
+auto clusterForms = jit("cluster_forms", [] {
+  const Layout plain = Swizzled{1, 1, 1, {1, 0}};
+  TensorDescriptor src = tensor_descriptor_arg(float32, {kRows, kCols}, plain);
+  Tensor out = arg(pointer_type(float32), {.divisibility = 16});
+  Tensor mask = arg(int32);
+  SharedMemory stage = allocate_shared_memory(float32, {kRows, kCols}, plain);
+  SharedMemory bars = allocate_mbarriers(2);
+  mbarrier_init(bars.index(0), 1);
+  mbarrier_init(bars.index(1), 1);
+  stage.store(full({kRows, kCols}, -7.0, float32, kTile));
+  cluster_barrier();
+  mbarrier_expect(bars.index(0), src.blockBytes());
+  async_tensor_copy(src, {0, 0}, bars.index(0), stage, {}, mask);
+  mbarrier_wait(bars.index(0), 0);
+  mbarrier_arrive(bars.index(1), 1, {}, false, /*rank=*/0);
+  mbarrier_wait(bars.index(1), 0);
+  Tensor rows = expand_dims(arange(0, kRows, Slice{1, kTile}), 1);
+  Tensor cols = expand_dims(arange(0, kCols, Slice{0, kTile}), 0);
+  store(out + (broadcast(rows * kCols, {kRows, kCols}) + broadcast(cols, {kRows, kCols})),
+        stage.load(kTile));
+  cluster_barrier();
+});
+
 struct Strided {
   int64_t rows, cols, stride;
   std::vector<float> data;
@@ -244,6 +272,63 @@ TEST(TensorCopy, BadDescriptorsAreRefusedNamingTheArgument) {
   EXPECT_NE(st.message().find("argument 0 of stream_blocks is tensor_desc, got ptr"),
             std::string::npos)
       << st.message();
+}
+
+TEST(TensorCopy, ClustersOfOneProgramRunOnTheHost) {
+  auto mod = clusterForms.specialize({.numWarps = 4});
+  ASSERT_TRUE(mod);
+  EXPECT_TRUE(containsInOrder(irOf(mod), {"hd.cluster_barrier", "multicast",
+                                          "hd.mbarrier_arrive", "rank", "hd.cluster_barrier"}));
+  runtime::Device &dev = host();
+  auto module = dev.loadIR(mod->str());
+  ASSERT_TRUE(module) << module.status().message();
+  auto kernel = module->kernel(mod->kernelName());
+  ASSERT_TRUE(kernel) << kernel.status().message();
+  Strided t = randomTensor(kRows, kCols, kCols);
+  auto in = dev.alloc(t.data.size() * 4);
+  ASSERT_TRUE(in && in->copyFromHost(t.data.data(), t.data.size() * 4));
+  hd_tensor_desc d{};
+  d.base = in->devicePtr(), d.rank = 2;
+  d.shape[0] = kRows, d.shape[1] = kCols, d.strides[0] = kCols, d.strides[1] = 1;
+  hd_arg descArg{};
+  descArg.kind = HD_ARG_TENSOR_DESC;
+  descArg.value.desc = &d;
+  for (int32_t mask : {1, 3, 2, 0}) {
+    SCOPED_TRACE("mask " + std::to_string(mask));
+    std::vector<float> got = poisoned<float>(kRows * kCols);
+    auto out = dev.alloc(got.size() * 4);
+    ASSERT_TRUE(out && out->copyFromHost(got.data(), got.size() * 4));
+    auto st = kernel->launch({1, 1, 1}, {descArg, out->arg(), runtime::arg::i32(mask)});
+    ASSERT_TRUE(st) << st.message();
+    ASSERT_TRUE(dev.synchronize());
+    ASSERT_TRUE(out->copyToHost(got.data(), got.size() * 4));
+    for (int i = 0; i < kRows * kCols; ++i)
+      ASSERT_EQ(got[i], mask & 1 ? t.data[i] : -7.f) << "element " << i;
+  }
+}
+
+// Clusters of two: the module says so, NVIDIA sm_90a makes cluster
+// instructions of it, and a target without clusters refuses it by name.
+TEST(TensorCopy, ClustersOfTwoReachTheTargets) {
+  auto mod = clusterForms.specialize({.numWarps = 4, .clusterDims = {2, 1, 1}});
+  ASSERT_TRUE(mod);
+  EXPECT_NE(mod->key().find(".c2x1x1"), std::string::npos) << mod->key();
+  EXPECT_NE(irOf(mod).find("hd.cluster_dims = array<i32: 2, 1, 1>"), std::string::npos)
+      << irOf(mod);
+  auto onHost = host().loadIR(mod->str());
+  ASSERT_FALSE(onHost);
+  EXPECT_NE(onHost.status().message().find("groups 2 programs into a cluster; host has no "
+                                           "clusters"),
+            std::string::npos)
+      << onHost.status().message();
+  if (!hasPlugin("nvidia"))
+    GTEST_SKIP() << "the NVIDIA plugin is not built";
+  std::string ptx = ptxOf(*mod);
+  EXPECT_NE(ptx.find(".reqnctapercluster 2, 1, 1"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".multicast::cluster"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("mbarrier.arrive.release.cluster.shared::cluster"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("barrier.cluster.wait"), std::string::npos) << ptx;
+  EXPECT_TRUE(assembles(ptx));
 }
 
 TEST(TensorCopy, AWaitNoArrivalCanCompleteFailsOnTheHost) {

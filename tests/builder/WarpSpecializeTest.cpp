@@ -281,26 +281,6 @@ TEST(WarpSpecialize, DoesNotNest) {
 // Targets
 //===----------------------------------------------------------------------===//
 
-runtime::Context &context() {
-  static std::optional<runtime::Context> ctx;
-  if (!ctx) {
-    auto c = runtime::Context::create();
-    if (!c) {
-      ADD_FAILURE() << "no runtime context: " << c.status().message();
-      std::abort();
-    }
-    ctx.emplace(std::move(c).value());
-  }
-  return *ctx;
-}
-
-bool hasPlugin(const std::string &name) {
-  for (const hd_plugin_info &p : context().plugins())
-    if (name == p.name)
-      return true;
-  return false;
-}
-
 TEST(WarpSpecialize, TheHostRefusesItWithTheReason) {
   auto mod = ringSum.specialize({.numWarps = 4});
   ASSERT_TRUE(mod);
@@ -333,45 +313,6 @@ TEST(WarpSpecialize, TargetsWithoutBarriersForGroupsOfWarpsRefuseIt) {
   }
   if (!tried)
     GTEST_SKIP() << "neither the AMD nor the Intel plugin is built";
-}
-
-/// The PTX of `m` for sm_90a, or empty (with a failure recorded).
-std::string ptxOf(const Module &m) {
-  if (!hasPlugin("nvidia")) {
-    ADD_FAILURE() << "no nvidia plugin";
-    return "";
-  }
-  auto compiled = context().compile("nvidia:sm_90a", m.str());
-  if (!compiled) {
-    ADD_FAILURE() << compiled.status().message();
-    return "";
-  }
-  const hd_compiled_module &cm = compiled->module();
-  return cm.assembly ? cm.assembly : "";
-}
-
-/// ptxas -arch=sm_90a accepts `ptx`, when the CUDA toolkit is installed.
-::testing::AssertionResult assembles(const std::string &ptx) {
-  const char *ptxas = "/usr/local/cuda/bin/ptxas";
-  if (access(ptxas, X_OK) != 0)
-    return ::testing::AssertionSuccess() << "(no ptxas)";
-  char path[] = "/tmp/hadron-ws-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return ::testing::AssertionFailure() << "mkstemp failed";
-  ::close(fd);
-  std::ofstream(path) << ptx;
-  std::string cmd = std::string(ptxas) + " -arch=sm_90a -o /dev/null " + path + " 2>&1";
-  FILE *p = popen(cmd.c_str(), "r");
-  std::string output;
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    output += buf;
-  int status = p ? pclose(p) : -1;
-  std::remove(path);
-  if (status != 0)
-    return ::testing::AssertionFailure() << "ptxas: " << output;
-  return ::testing::AssertionSuccess();
 }
 
 TEST(WarpSpecialize, CompilesForNvidiaSm90a) {

@@ -1468,15 +1468,30 @@ void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &p
             loc, what);
 }
 
+namespace {
+/// An optional i32 scalar operand (a rank, a mask), or a null Value.
+Value i32Of(Trace &t, const OptionalOperand &v, const SourceLoc &loc, const std::string &what,
+            const std::string &name) {
+  if (!v)
+    return Value();
+  Value x = v->kind() == Operand::Kind::tensor ? requireTensor(t, v->tensor(), loc, what)
+                                               : constantOf(t, *v, t.b.getI32Type(), loc, what);
+  if (x.getType() != t.b.getI32Type())
+    t.fail(loc, what, "the " + name + " is " + str(x.getType()) + "; it must be an i32 scalar");
+  return x;
+}
+} // namespace
+
 void mbarrier_arrive(const SharedMemory &barrier, int count, const Tensor &pred, bool perWarp,
-                     SourceLoc loc) {
+                     const OptionalOperand &rank, SourceLoc loc) {
   Trace &t = Trace::current(loc);
   const std::string what = "mbarrier_arrive";
   Value bar = barrierOf(t, barrier, loc, what);
   if (count < 1)
     t.fail(loc, what, "count " + std::to_string(count) + " must be at least 1");
   t.checked(hd::MBarrierArriveOp::create(t.b, t.at(loc), bar, uint32_t(count),
-                                         predOf(t, pred, loc, what), /*rank=*/Value(), perWarp),
+                                         predOf(t, pred, loc, what),
+                                         i32Of(t, rank, loc, what, "rank"), perWarp),
             loc, what);
 }
 
@@ -1514,7 +1529,7 @@ SmallVector<Value> blockCoords(Trace &t, hd::TensorDescType type,
 
 void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
                        const SharedMemory &barrier, const SharedMemory &dst, const Tensor &pred,
-                       SourceLoc loc) {
+                       const OptionalOperand &multicast, SourceLoc loc) {
   Trace &t = Trace::current(loc);
   const std::string what = "async_tensor_copy";
   hd::TensorDescType type = descType(t, desc, loc, what);
@@ -1522,7 +1537,8 @@ void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> 
   memdesc(t, dst, loc, what);
   SmallVector<Value> cs = blockCoords(t, type, coords, loc, what);
   t.checked(hd::AsyncTensorCopyOp::create(t.b, t.at(loc), desc.value(), cs, bar, dst.value(),
-                                          predOf(t, pred, loc, what), /*multicast=*/Value()),
+                                          predOf(t, pred, loc, what),
+                                          i32Of(t, multicast, loc, what, "multicast mask")),
             loc, what);
 }
 
@@ -1548,6 +1564,11 @@ void async_tensor_store_wait(int pending, SourceLoc loc) {
 void fence_async_shared(SourceLoc loc) {
   Trace &t = Trace::current(loc);
   t.checked(hd::FenceAsyncSharedOp::create(t.b, t.at(loc)), loc, "fence_async_shared");
+}
+
+void cluster_barrier(SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  t.checked(hd::ClusterBarrierOp::create(t.b, t.at(loc)), loc, "cluster_barrier");
 }
 
 //===----------------------------------------------------------------------===//

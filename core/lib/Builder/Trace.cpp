@@ -154,7 +154,11 @@ std::string specialisationKey(const std::string &name, const Options &options,
   for (const std::string &p : parts)
     if (!p.empty()) // an empty Constexprs
       key += "." + p;
-  return key + ".w" + std::to_string(options.numWarps);
+  key += ".w" + std::to_string(options.numWarps);
+  const auto &c = options.clusterDims;
+  if (c[0] != 1 || c[1] != 1 || c[2] != 1)
+    key += ".c" + std::to_string(c[0]) + "x" + std::to_string(c[1]) + "x" + std::to_string(c[2]);
+  return key;
 }
 
 Result<Module> trace(const std::string &name, const std::string &key, const Options &options,
@@ -175,6 +179,10 @@ Result<Module> trace(const std::string &name, const std::string &key, const Opti
   state->module = ModuleOp::create(defLoc, StringRef(key));
   ModuleOp module = *state->module;
   module->setAttr("hd.num_warps", b.getI32IntegerAttr(options.numWarps));
+  const auto &c = options.clusterDims;
+  if (c[0] != 1 || c[1] != 1 || c[2] != 1)
+    module->setAttr("hd.cluster_dims",
+                    b.getDenseI32ArrayAttr({int32_t(c[0]), int32_t(c[1]), int32_t(c[2])}));
   b.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(b, defLoc, name, b.getFunctionType({}, {}));
   func->setAttr("hd.kernel", b.getUnitAttr());

@@ -13,7 +13,8 @@ from .core import (  # noqa: F401
     sum, tensor, thread_barrier, where, zeros,
 )
 from .tensor_copy import (  # noqa: F401
-    allocate_mbarrier, async_tensor_copy, fence_async_shared, mbarrier_arrive, mbarrier_expect,
+    allocate_mbarrier, async_tensor_copy, cluster_barrier, fence_async_shared, mbarrier_arrive,
+    mbarrier_expect,
     mbarrier_init, mbarrier_wait, tensor_descriptor, tensor_descriptor_type,
 )
 from .partitions import warp_specialize  # noqa: F401

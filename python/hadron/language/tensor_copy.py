@@ -156,17 +156,22 @@ def mbarrier_expect(barrier: shared_memory_descriptor, bytes: int, pred: Any = T
 
 
 def mbarrier_arrive(barrier: shared_memory_descriptor, count: int = 1, pred: Any = True,
-                    per_warp: bool = False) -> None:
+                    per_warp: bool = False, rank: Any = None) -> None:
     """Arrive `count` times. With `per_warp`, each warp arrives on its own as
     soon as its threads are done (a barrier initialised with the number of
     arriving warps completes when the last has): how the consumers of a
-    ring release a buffer to a producer partition (hl.warp_specialize)."""
+    ring release a buffer to a producer partition (hl.warp_specialize).
+    With `rank` (an int or i32 tensor), the arrival is on the barrier at the
+    same place in program `rank` of the cluster (``@hadron.jit(cluster_dims=
+    ...)``): a stage that peers fill is released to each of them."""
     per_warp = _unwrap(per_warp)
     if not isinstance(per_warp, bool):
         raise TypeError(f"mbarrier.arrive: per_warp must be a bool, got {per_warp!r}")
+    rank = _unwrap(rank)
     _builder.mbarrier_arrive(_barrier(barrier, "mbarrier.arrive"),
                              _constexpr_int(count, "mbarrier.arrive: count"),
-                             _pred(pred, "mbarrier.arrive"), per_warp)
+                             _pred(pred, "mbarrier.arrive"), per_warp,
+                             None if rank is None else _h(rank))
 
 
 def mbarrier_wait(barrier: shared_memory_descriptor, phase: Any) -> None:
@@ -177,10 +182,14 @@ def mbarrier_wait(barrier: shared_memory_descriptor, phase: Any) -> None:
 
 def async_tensor_copy(desc: tensor_descriptor, coord: Sequence[Any],
                       barrier: shared_memory_descriptor, result: shared_memory_descriptor,
-                      pred: Any = True) -> None:
+                      pred: Any = True, multicast: Any = None) -> None:
     """Starts copying the block of `desc` at element coordinates `coord`
     (ints or i32 tensors, one per dim) into `result`, completing on
-    `barrier`. Elements outside the tensor read as zero."""
+    `barrier`. Elements outside the tensor read as zero. With `multicast`
+    (an int or i32 tensor: a mask of ranks in the cluster, bit r for program
+    r), the block lands in `result` and completes on `barrier` at the same
+    places in every program of the mask (``@hadron.jit(cluster_dims=...)``):
+    programs that need one block load a part each and share it."""
     desc = _unwrap(desc)
     if not isinstance(desc, tensor_descriptor):
         raise TypeError(f"async_tensor_copy: expected a tensor descriptor (a kernel argument "
@@ -192,9 +201,11 @@ def async_tensor_copy(desc: tensor_descriptor, coord: Sequence[Any],
     if not isinstance(dst, shared_memory_descriptor):
         raise TypeError(f"async_tensor_copy: result must be shared memory "
                         f"(hl.allocate_shared_memory), got {dst!r}")
+    multicast = _unwrap(multicast)
     _builder.async_tensor_copy(desc.handle, [_h(c) for c in coord],
                                _barrier(barrier, "async_tensor_copy"), dst.handle,
-                               _pred(pred, "async_tensor_copy"))
+                               _pred(pred, "async_tensor_copy"),
+                               None if multicast is None else _h(multicast))
 
 
 def fence_async_shared() -> None:
@@ -203,6 +214,15 @@ def fence_async_shared() -> None:
     _builder.fence_async_shared()
 
 
+def cluster_barrier() -> None:
+    """Every thread of every program of the cluster meets
+    (``hd.cluster_barrier``): barrier inits and shared-memory writes before
+    it are visible to all of them after it. Put one after the inits, before
+    peers copy into or arrive on them, and one at the end of a kernel whose
+    peers reach its shared memory. Without clusters it is a barrier."""
+    _builder.cluster_barrier()
+
+
 __all__ = ["tensor_descriptor", "tensor_descriptor_type", "allocate_mbarrier", "mbarrier_init",
            "mbarrier_expect", "mbarrier_arrive", "mbarrier_wait", "async_tensor_copy",
-           "fence_async_shared"]
+           "fence_async_shared", "cluster_barrier"]

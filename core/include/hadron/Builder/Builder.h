@@ -47,6 +47,7 @@
 
 #include "mlir/IR/Value.h"
 
+#include <array>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -536,16 +537,22 @@ void mbarrier_expect(const SharedMemory &barrier, int64_t bytes, const Tensor &p
 /// on its own once its threads are done, without waiting for the others:
 /// a barrier initialised with the number of arriving warps completes when
 /// the last has (how consumers hand a stage back to a producer partition).
+/// With `rank` (i32), the arrival is on the barrier at the same place in
+/// program `rank` of the cluster (Options::clusterDims).
 void mbarrier_arrive(const SharedMemory &barrier, int count = 1, const Tensor &pred = {},
-                     bool perWarp = false, SourceLoc loc = SourceLoc::current());
+                     bool perWarp = false, const OptionalOperand &rank = {},
+                     SourceLoc loc = SourceLoc::current());
 /// Wait for the completion of the phase of parity `phase` (i32).
 void mbarrier_wait(const SharedMemory &barrier, const Operand &phase,
                    SourceLoc loc = SourceLoc::current());
 /// Start copying the block of `desc` at `coords` into `dst`, completing on
-/// `barrier` (where `pred`).
+/// `barrier` (where `pred`). With `multicast` (an i32 mask of ranks in the
+/// cluster), the block lands in `dst` and completes on `barrier` at the same
+/// places in every program of the mask.
 void async_tensor_copy(const TensorDescriptor &desc, const std::vector<Operand> &coords,
                        const SharedMemory &barrier, const SharedMemory &dst,
-                       const Tensor &pred = {}, SourceLoc loc = SourceLoc::current());
+                       const Tensor &pred = {}, const OptionalOperand &multicast = {},
+                       SourceLoc loc = SourceLoc::current());
 /// Start copying `src` into the block of `desc` at `coords` (nothing is
 /// written outside the tensor); `src` stays read until a wait retires it.
 void async_tensor_store(const TensorDescriptor &desc, const std::vector<Operand> &coords,
@@ -555,6 +562,10 @@ void async_tensor_store(const TensorDescriptor &desc, const std::vector<Operand>
 void async_tensor_store_wait(int pending, SourceLoc loc = SourceLoc::current());
 /// Order the CTA's plain shared-memory writes before asynchronous readers.
 void fence_async_shared(SourceLoc loc = SourceLoc::current());
+/// Every thread of every program of the cluster meets (hd.cluster_barrier):
+/// after the barrier inits, before peers copy into or arrive on them, and
+/// at the end of a kernel whose peers reach its shared memory.
+void cluster_barrier(SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Dot
@@ -716,6 +727,10 @@ void assume(const Operand &condition, SourceLoc loc = SourceLoc::current());
 struct Options {
   /// Warps per program: the module's hd.num_warps.
   unsigned numWarps = 4;
+  /// Programs per cluster along x, y, z (hd.cluster_dims): programs of a
+  /// cluster run at once and reach each other's shared memory (multicast
+  /// copies, arrivals with a rank). {1, 1, 1}: no clusters.
+  std::array<unsigned, 3> clusterDims{1, 1, 1};
 };
 
 /// One specialisation: an MLIR module holding the kernel, in a context of
