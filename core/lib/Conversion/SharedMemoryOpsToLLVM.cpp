@@ -192,7 +192,7 @@ LogicalResult storeTile(RewriterBase &b, Operation *op, Lowering &lowering, Valu
   if (!info || failed(addr))
     return op->emitOpError() << "cannot be lowered: " << why;
   TileAccess access = planTileAccess(b, op->getLoc(), *info, *addr, lowering.hooks,
-                                       sharedVectorBytes(lowering.hooks));
+                                     sharedVectorBytes(lowering.hooks));
   storeTileToShared(b, op->getLoc(), packed, desc.base, desc.origin, access, *addr);
   return success();
 }
@@ -359,7 +359,7 @@ FailureOr<Value> loadSharedTile(RewriterBase &b, Location loc, Lowering &lowerin
     if (Value v = loadTileAsMatrices(b, loc, *info, *addr, type, desc, lowering.hooks))
       return v;
   TileAccess access = planTileAccess(b, loc, *info, *addr, lowering.hooks,
-                                       sharedVectorBytes(lowering.hooks));
+                                     sharedVectorBytes(lowering.hooks));
   return loadTileFromShared(b, loc, type, desc.base, desc.origin, access, *addr);
 }
 

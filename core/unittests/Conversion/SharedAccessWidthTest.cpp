@@ -52,7 +52,9 @@ public:
   void appendImplicitKernelArgs(MLIRContext *, llvm::SmallVectorImpl<Type> &) const override {}
   void beginKernel(Block &, unsigned) override {}
   void finishKernel(LLVM::LLVMFuncOp) override {}
-  Value programId(OpBuilder &b, Location loc, int) override { return lowering::i32Const(b, loc, 0); }
+  Value programId(OpBuilder &b, Location loc, int) override {
+    return lowering::i32Const(b, loc, 0);
+  }
   Value numPrograms(OpBuilder &b, Location loc, int) override {
     return lowering::i32Const(b, loc, 1);
   }
