@@ -135,11 +135,19 @@ FailureOr<Value> loadSharedTile(RewriterBase &b, Location loc, Lowering &lowerin
 /// failure diagnosed on `op` when the allocator gave it no offset.
 FailureOr<Value> sharedBufferOf(OpBuilder &b, Operation *op, TargetHooks &hooks);
 
+/// The widest shared-memory access of one thread: the target's, at most
+/// the alignment allocateSharedMemory gives every buffer.
+inline int64_t sharedVectorBytes(const TargetHooks &hooks) {
+  return std::min<int64_t>(hooks.maxSharedVectorBytes(), kSharedBufferAlignment);
+}
+
 /// The swizzled layout (offset -> dims) for a scratch round trip from `src`
-/// to `dst` of `shape` that minimises bank conflicts of both phases (32
-/// banks of 4 bytes; `warpSize` lanes per access).
+/// to `dst` of `shape` that minimises the bank conflicts of both phases on
+/// `banks`, with vectors of at most `maxVectorBytes`. Without banks, the
+/// unswizzled layout with the reader's vectors.
 LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
-                                 const TileInfo &dst, int64_t elemBytes, int64_t warpSize);
+                                 const TileInfo &dst, int64_t elemBytes,
+                                 TargetHooks::SharedMemoryBanks banks, int64_t maxVectorBytes);
 
 /// Moves a lowered tile from layout `src` to `dst` through the scratch
 /// buffer at `scratch` (ordering barriers included; its size is

@@ -40,10 +40,15 @@ FailureOr<Value> sharedBufferOf(OpBuilder &b, Operation *op, TargetHooks &hooks)
 
 namespace {
 
-/// Bank conflicts of one phase (stores of `tile` or loads into it) with a
-/// scratch layout: for every vector access, the largest number of distinct
-/// 4-byte words lanes of warp 0 touch in one bank, summed.
-int64_t bankConflicts(const TileInfo &tile, const SharedAddressing &addr, int64_t vector) {
+/// Cycles of one phase (stores of `tile` or loads into it) with a scratch
+/// layout on `banks` (TargetHooks::SharedMemoryBanks): for every vector
+/// access, the largest number of distinct words lanes of warp 0 touch in
+/// one bank, or the cycles its size needs if more, summed. 0 without banks.
+int64_t bankConflicts(const TileInfo &tile, const SharedAddressing &addr, int64_t vector,
+                      TargetHooks::SharedMemoryBanks banks) {
+  if (banks.count == 0)
+    return 0;
+  const int64_t bankBytes = banks.bytes, lineBytes = int64_t(banks.count) * banks.bytes;
   int64_t total = 0;
   int lanes = tile.laneBases.size();
   for (int64_t r = 0; r < tile.numRegs; r += vector) {
@@ -55,16 +60,17 @@ int64_t bankConflicts(const TileInfo &tile, const SharedAddressing &addr, int64_
           for (size_t d = 0; d < c.size(); ++d)
             c[d] ^= tile.laneBases[bit][d];
       int64_t bytes = addr.offsetsOf(c).first * addr.elemBytes;
-      for (int64_t w = bytes / 4; w <= (bytes + vector * addr.elemBytes - 1) / 4; ++w)
-        words[w % 32].insert(w);
+      for (int64_t w = bytes / bankBytes; w <= (bytes + vector * addr.elemBytes - 1) / bankBytes;
+           ++w)
+        words[w % banks.count].insert(w);
     }
     size_t worst = 1;
     for (auto &[bank, set] : words)
       worst = std::max(worst, set.size());
-    // A wide access is split into 128-byte transactions anyway.
-    int64_t transactions =
-        std::max<int64_t>(1, ((int64_t(1) << lanes) * vector * addr.elemBytes) / 128);
-    total += std::max<int64_t>(int64_t(worst), transactions);
+    // All banks serve one line of count * bytes a cycle, at best.
+    int64_t lines =
+        std::max<int64_t>(1, ((int64_t(1) << lanes) * vector * addr.elemBytes) / lineBytes);
+    total += std::max<int64_t>(int64_t(worst), lines);
   }
   return total;
 }
@@ -87,7 +93,8 @@ int64_t contiguousRegs(const TileInfo &tile, int dim) {
 } // namespace
 
 LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
-                                 const TileInfo &dst, int64_t elemBytes, int64_t warpSize) {
+                                 const TileInfo &dst, int64_t elemBytes,
+                                 TargetHooks::SharedMemoryBanks banks, int64_t maxVectorBytes) {
   std::vector<int32_t> shape32(shape.begin(), shape.end());
   int rank = shape.size();
   // Rows run along the dim the reader holds contiguously (its register 0
@@ -110,12 +117,16 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
   if (rank < 2)
     return unswizzled();
   int64_t cols = shape[fast];
-  int64_t maxVec = std::max<int64_t>(1, 16 / elemBytes);
+  int64_t maxVec = std::max<int64_t>(1, maxVectorBytes / elemBytes);
   int64_t vec = std::min(maxVec, std::min(contiguousRegs(dst, fast), cols));
+  // Phases past the vectors of one line of banks keep every vector in its
+  // bank; the search also stops at one phase per bank.
+  int64_t phases = std::max<int64_t>(
+      1, std::min<int64_t>(banks.count, int64_t(banks.count) * banks.bytes / (vec * elemBytes)));
   LinearLayout best = unswizzled();
   int64_t bestCost = -1;
   for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2) {
-    for (int64_t maxPhase = 1; maxPhase * vec <= cols && maxPhase <= 32; maxPhase *= 2) {
+    for (int64_t maxPhase = 1; maxPhase * vec <= cols && maxPhase <= phases; maxPhase *= 2) {
       Result<LinearLayout> candidate =
           swizzledSharedLayout(shape32, vec, perPhase, maxPhase, order);
       if (!candidate)
@@ -124,7 +135,7 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
       auto addr = scratchAddressing(*candidate, elemBytes, why);
       if (failed(addr))
         continue;
-      int64_t cost = bankConflicts(src, *addr, 1) + bankConflicts(dst, *addr, vec);
+      int64_t cost = bankConflicts(src, *addr, 1, banks) + bankConflicts(dst, *addr, vec, banks);
       if (bestCost < 0 || cost < bestCost) {
         bestCost = cost;
         best = *candidate;
@@ -133,7 +144,6 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
         break; // perPhase does not matter without phases
     }
   }
-  (void)warpSize;
   return best;
 }
 
@@ -151,11 +161,13 @@ Value convertThroughScratch(RewriterBase &b, Location loc, Value packed, ArrayRe
     return LLVM::TruncOp::create(b, loc, dstType, moved);
   }
   int64_t elemBytes = std::max<int64_t>(1, elemType.getIntOrFloatBitWidth() / 8);
-  LinearLayout layout = chooseScratchLayout(shape, src, dst, elemBytes, warpSize);
+  const int64_t vectorBytes = sharedVectorBytes(hooks);
+  LinearLayout layout =
+      chooseScratchLayout(shape, src, dst, elemBytes, hooks.sharedMemoryBanks(), vectorBytes);
   std::string why;
   SharedAddressing addr = *scratchAddressing(layout, elemBytes, why);
-  TileAccess store = planTileAccess(b, loc, src, addr, hooks, 16);
-  TileAccess load = planTileAccess(b, loc, dst, addr, hooks, 16);
+  TileAccess store = planTileAccess(b, loc, src, addr, hooks, vectorBytes);
+  TileAccess load = planTileAccess(b, loc, dst, addr, hooks, vectorBytes);
   // Earlier readers of the scratch buffer are done before it is rewritten,
   // and every element is written before any is read.
   barrierHere(hooks, b, loc);
@@ -179,7 +191,8 @@ LogicalResult storeTile(RewriterBase &b, Operation *op, Lowering &lowering, Valu
   auto addr = sharedAddressing(memType, why);
   if (!info || failed(addr))
     return op->emitOpError() << "cannot be lowered: " << why;
-  TileAccess access = planTileAccess(b, op->getLoc(), *info, *addr, lowering.hooks, 16);
+  TileAccess access = planTileAccess(b, op->getLoc(), *info, *addr, lowering.hooks,
+                                     sharedVectorBytes(lowering.hooks));
   storeTileToShared(b, op->getLoc(), packed, desc.base, desc.origin, access, *addr);
   return success();
 }
@@ -345,7 +358,8 @@ FailureOr<Value> loadSharedTile(RewriterBase &b, Location loc, Lowering &lowerin
   if (!lowering.tiles.foldsThreads())
     if (Value v = loadTileAsMatrices(b, loc, *info, *addr, type, desc, lowering.hooks))
       return v;
-  TileAccess access = planTileAccess(b, loc, *info, *addr, lowering.hooks, 16);
+  TileAccess access = planTileAccess(b, loc, *info, *addr, lowering.hooks,
+                                     sharedVectorBytes(lowering.hooks));
   return loadTileFromShared(b, loc, type, desc.base, desc.origin, access, *addr);
 }
 

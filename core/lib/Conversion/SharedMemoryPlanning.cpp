@@ -32,13 +32,13 @@
 
 using namespace mlir;
 using namespace hadron::hd;
+using hadron::kSharedBufferAlignment;
 using hadron::kSharedOffsetAttr;
 using hadron::scratchBytes;
 using hadron::TileInfoCache;
 
 namespace {
 
-constexpr int64_t kAlignment = 16;
 constexpr llvm::StringLiteral kScratchBytesAttr = "hd.scratch_bytes";
 
 bool isView(Operation *op) {
@@ -57,8 +57,8 @@ bool isPlainUse(Operation *op) {
 /// the address bits above the row).
 int64_t alignmentOf(MemDescType type) {
   if (auto matrix = dyn_cast<MatrixSharedLayoutAttr>(type.getEncoding()))
-    return std::max<int64_t>(kAlignment, 8 * int64_t(matrix.getSwizzle()));
-  return kAlignment;
+    return std::max<int64_t>(kSharedBufferAlignment, 8 * int64_t(matrix.getSwizzle()));
+  return kSharedBufferAlignment;
 }
 
 struct Buffer {
@@ -67,7 +67,7 @@ struct Buffer {
   int64_t start, end; // inclusive op indices
   int64_t offset = -1;
   std::string what;
-  int64_t alignment = kAlignment;
+  int64_t alignment = kSharedBufferAlignment;
 };
 
 class Numbering {

@@ -32,6 +32,10 @@ public:
   mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) override;
   void barrier(mlir::OpBuilder &, mlir::Location) override {}
   mlir::Value sharedMemoryBase(mlir::OpBuilder &, mlir::Location) override { return shared; }
+  /// Shared memory is plain memory here: no banks, so every scratch layout
+  /// is as good. A GPU target returns its model's bank count and width.
+  SharedMemoryBanks sharedMemoryBanks() const override { return {0, 0}; }
+  unsigned maxSharedVectorBytes() const override { return 16; }
   mlir::Value shuffle(mlir::OpBuilder &, mlir::Location, mlir::Value value, mlir::Value,
                       ShuffleKind) override {
     return value; // a warp of one lane

@@ -28,6 +28,10 @@ public:
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
   unsigned maxVectorBytes() const override { return arch.maxVectorBytes; }
+  SharedMemoryBanks sharedMemoryBanks() const override {
+    return {arch.ldsBanks, arch.ldsBankBytes};
+  }
+  unsigned maxSharedVectorBytes() const override { return arch.maxLdsVectorBytes; }
   bool vectorAccessNeedsAlignment() const override { return true; }
   /// None: the hidden arguments the code object ABI appends are filled by
   /// the HIP runtime, not by the caller.

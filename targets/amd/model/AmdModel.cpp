@@ -50,6 +50,7 @@ ArchModel cdna(const char *arch, unsigned isa, const char *representative, uint6
   m.mallBytes = mall;
   m.computeUnits = cus;
   m.maxVectorBytes = 16;
+  m.maxLdsVectorBytes = 16;
   m.ldsDmaBytes = ldsDma;
   return m;
 }
@@ -78,6 +79,7 @@ ArchModel rdna3(const char *arch, unsigned isa, const char *representative, uint
   m.mallBytes = mall;
   m.computeUnits = cus;
   m.maxVectorBytes = 16;
+  m.maxLdsVectorBytes = 16;
   m.ldsDmaBytes = 0; // RDNA has no LDS DMA from buffer/global loads
   return m;
 }

@@ -65,6 +65,10 @@ struct ArchModel {
 
   uint64_t ldsBytesPerWorkgroup; ///< 64 KiB; 160 KiB on gfx950
   uint64_t ldsBytesPerCU;        ///< what all resident workgroups of a CU share
+  /// LDS banks, which the scratch layouts of convert_layout, reduce and scan
+  /// are chosen for (TargetHooks::sharedMemoryBanks): 32 of 4 bytes, as on
+  /// CDNA2/CDNA3. Whether gfx950's larger LDS or RDNA3's WGP mode bank
+  /// differently is not checked here; they keep the same figure.
   unsigned ldsBanks;             ///< 32
   unsigned ldsBankBytes;         ///< 4
   unsigned cacheLineBytes;       ///< 128 (L2 lines)
@@ -72,7 +76,8 @@ struct ArchModel {
   uint64_t l2Bytes;              ///< representative device's, all of it
   uint64_t mallBytes;            ///< Infinity Cache (MALL); 0 when the device has none
   unsigned computeUnits;         ///< representative device's
-  unsigned maxVectorBytes;       ///< widest per-thread global/LDS access: 16
+  unsigned maxVectorBytes;       ///< widest per-thread global access: 16
+  unsigned maxLdsVectorBytes;    ///< widest per-thread LDS access: 16 (ds_read_b128)
 
   /// Global -> LDS without registers (buffer_load/global_load ... lds): the
   /// widest access per lane in bytes, 0 when the architecture has none.

@@ -59,6 +59,7 @@ TEST(AmdModel, PerArchFigures) {
     EXPECT_EQ(m->ldsBankBytes, 4u);
     EXPECT_EQ(m->cacheLineBytes, 128u);
     EXPECT_EQ(m->maxVectorBytes, 16u);
+    EXPECT_EQ(m->maxLdsVectorBytes, 16u);
     EXPECT_EQ(m->ldsDmaBytes, e.ldsDma);
     EXPECT_EQ(m->mallBytes > 0, e.hasMall);
     EXPECT_GE(m->l2Bytes, 4 * MiB);

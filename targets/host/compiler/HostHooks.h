@@ -2,6 +2,8 @@
 #ifndef HADRON_TARGETS_HOST_HOSTHOOKS_H
 #define HADRON_TARGETS_HOST_HOSTHOOKS_H
 
+#include "HostModel.h"
+
 #include "hadron/Conversion/TargetHooks.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -30,6 +32,8 @@ public:
   mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc) override;
   void barrier(mlir::OpBuilder &b, mlir::Location loc) override {}
   mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
+  SharedMemoryBanks sharedMemoryBanks() const override { return {kSharedBanks, 0}; }
+  unsigned maxSharedVectorBytes() const override { return kSharedVectorBytes; }
   mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::Value laneOrMask, ShuffleKind kind) override;
   void print(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef format,

@@ -53,6 +53,12 @@ constexpr uint64_t kSharedBytesPerCta = 1u << 20;
 /// are folded into registers.
 constexpr unsigned kWarpSizes[] = {1, 2, 4, 8, 16, 32, 64};
 
+/// Shared memory is ordinary memory, read by one thread per CTA: it has no
+/// banks (every layout serves an access equally fast), and one access moves
+/// at most 16 bytes, the vector register every arch has.
+constexpr unsigned kSharedBanks = 0;
+constexpr unsigned kSharedVectorBytes = 16;
+
 } // namespace hadron::host
 
 #endif // HADRON_TARGETS_HOST_MODEL_HOSTMODEL_H

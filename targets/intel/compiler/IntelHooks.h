@@ -40,6 +40,10 @@ public:
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
   unsigned maxVectorBytes() const override { return arch.maxVectorBytes; }
+  SharedMemoryBanks sharedMemoryBanks() const override {
+    return {arch.slmBanks, arch.slmBankBytes};
+  }
+  unsigned maxSharedVectorBytes() const override { return arch.maxSlmVectorBytes; }
   bool vectorAccessNeedsAlignment() const override { return true; }
   void appendImplicitKernelArgs(mlir::MLIRContext *ctx,
                                 llvm::SmallVectorImpl<mlir::Type> &types) const override;

@@ -67,6 +67,7 @@ ArchModel gpu(const char *arch, Family family, const char *representative,
   m.l2Bytes = l2;
   m.computeUnits = cores;
   m.maxVectorBytes = 16;
+  m.maxSlmVectorBytes = 16;
   m.blockIo = blockIo ? BlockIo{true, 64, 32, 16} : BlockIo{false, 0, 0, 0};
   m.dpas = dpasShapes(dpasSubGroup);
   return m;
@@ -87,6 +88,7 @@ ArchModel cpu() {
   m.l2Bytes = 1 * MiB;
   m.computeUnits = 1;
   m.maxVectorBytes = 16;
+  m.maxSlmVectorBytes = 16;
   m.blockIo = BlockIo{false, 0, 0, 0};
   return m;
 }

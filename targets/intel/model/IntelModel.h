@@ -78,6 +78,11 @@ struct ArchModel {
   std::vector<unsigned> subGroupSizes;
   unsigned maxWorkGroupSize;
   uint64_t slmBytesPerWorkGroup; ///< 128 KiB on PVC, 64 KiB on the others
+  /// SLM banks, which the scratch layouts of convert_layout, reduce and
+  /// scan are chosen for (TargetHooks::sharedMemoryBanks). GPUs: 16 of 4
+  /// bytes, the figure of the oneAPI GPU optimization guide for Xe-LP, not
+  /// checked for Xe-HPC, Xe-HPG or Xe2. cpu: one 64-byte bank, so a layout
+  /// costs the cache lines a sub-group's access touches.
   unsigned slmBanks;
   unsigned slmBankBytes;
   unsigned cacheLineBytes;
@@ -85,6 +90,7 @@ struct ArchModel {
   uint64_t l2Bytes;        ///< the representative device's last-level cache
   unsigned computeUnits;   ///< Xe cores (CPU: cores) of the representative
   unsigned maxVectorBytes; ///< widest per-work-item global access: 16
+  unsigned maxSlmVectorBytes; ///< widest per-work-item SLM access: 16
   BlockIo blockIo;
   std::vector<DpasInstr> dpas;
 };

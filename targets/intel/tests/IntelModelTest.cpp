@@ -52,6 +52,7 @@ TEST(IntelModel, SubGroupSizesAndLocalMemory) {
     EXPECT_EQ(m->family, e.family) << e.arch;
     EXPECT_EQ(m->cacheLineBytes, 64u) << e.arch;
     EXPECT_EQ(m->maxVectorBytes, 16u) << e.arch;
+    EXPECT_EQ(m->maxSlmVectorBytes, 16u) << e.arch;
     for (unsigned s : e.sizes)
       EXPECT_TRUE(allowsSubGroupSize(*m, s)) << e.arch << " " << s;
     EXPECT_FALSE(allowsSubGroupSize(*m, 64)) << e.arch;

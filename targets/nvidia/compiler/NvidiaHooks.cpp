@@ -236,6 +236,14 @@ Value NvidiaHooks::sharedMemoryBase(OpBuilder &b, Location loc) {
                                    HD_NVIDIA_SHARED_SYMBOL);
 }
 
+unsigned NvidiaHooks::maxVectorBytes() const { return arch.maxVectorBytes; }
+
+TargetHooks::SharedMemoryBanks NvidiaHooks::sharedMemoryBanks() const {
+  return {arch.sharedBanks, arch.sharedBankBytes};
+}
+
+unsigned NvidiaHooks::maxSharedVectorBytes() const { return arch.maxSharedVectorBytes; }
+
 /// shfl.sync of one i32 or f32 across the full warp.
 Value NvidiaHooks::shuffle32(OpBuilder &b, Location loc, Value value, Value laneOrMask,
                              ShuffleKind kind) {

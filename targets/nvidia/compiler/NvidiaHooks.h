@@ -36,7 +36,7 @@ public:
   bool foldsThreadsIntoRegisters() const override { return false; }
   unsigned globalAddressSpace() const override { return 1; }
   unsigned sharedAddressSpace() const override { return 3; }
-  unsigned maxVectorBytes() const override { return 16; }
+  unsigned maxVectorBytes() const override;
   bool vectorAccessNeedsAlignment() const override { return true; }
   void appendImplicitKernelArgs(mlir::MLIRContext *ctx,
                                 llvm::SmallVectorImpl<mlir::Type> &types) const override {}
@@ -64,6 +64,8 @@ public:
   void setRegisterBudget(mlir::OpBuilder &b, mlir::Location loc, unsigned regs,
                          unsigned totalWarps) override;
   mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) override;
+  SharedMemoryBanks sharedMemoryBanks() const override;
+  unsigned maxSharedVectorBytes() const override;
   mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::Value laneOrMask, ShuffleKind kind) override;
   void print(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef format,

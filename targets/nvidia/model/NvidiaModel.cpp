@@ -32,6 +32,7 @@ ArchModel base(const char *arch, unsigned cc, bool archSpecific, const char *rep
   m.sharedBankBytes = 4;
   m.cacheLineBytes = 128;
   m.maxVectorBytes = 16;
+  m.maxSharedVectorBytes = 16;
   m.asyncCopy = kAsyncCopyCpAsync;
   return m;
 }

@@ -62,12 +62,13 @@ struct ArchModel {
   uint64_t sharedBytesPerCTAOptIn; ///< the most one CTA may ask for
   uint64_t sharedBytesPerSM;       ///< the most an SM gives its CTAs together
   uint64_t l1AndSharedBytesPerSM;  ///< the unified L1 / shared array
-  unsigned sharedBanks;            ///< 32
-  unsigned sharedBankBytes;        ///< 4
+  unsigned sharedBanks;            ///< 32: a warp's access takes one cycle per
+  unsigned sharedBankBytes;        ///< 4    distinct word in its busiest bank
   unsigned cacheLineBytes;         ///< 128 (L1 lines; L2 sectors are 32 B)
   uint64_t l2Bytes;                ///< representative device's
   unsigned smCount;                ///< representative device's
-  unsigned maxVectorBytes;         ///< widest per-thread global/shared access: 16
+  unsigned maxVectorBytes;         ///< widest per-thread global access: 16
+  unsigned maxSharedVectorBytes;   ///< widest per-thread shared access: 16 (ld.shared.v4.b32)
 
   unsigned asyncCopy; ///< AsyncCopyKind bits
 };

@@ -41,6 +41,7 @@ TEST(NvidiaModel, ArchTableValues) {
     EXPECT_EQ(m.sharedBankBytes, 4u);
     EXPECT_EQ(m.cacheLineBytes, 128u);
     EXPECT_EQ(m.maxVectorBytes, 16u);
+    EXPECT_EQ(m.maxSharedVectorBytes, 16u);
     EXPECT_LT(m.sharedBytesPerCTAOptIn, m.sharedBytesPerSM);
     EXPECT_LE(m.sharedBytesPerSM, m.l1AndSharedBytesPerSM);
     EXPECT_TRUE(m.asyncCopy & kAsyncCopyCpAsync);

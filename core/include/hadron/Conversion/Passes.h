@@ -56,6 +56,9 @@ mlir::LogicalResult legalizeShapeMoves(mlir::ModuleOp module, bool foldThreads);
 /// buffers, when a kernel needs more than the #hd.target allows.
 /// `foldThreads`: the target runs each CTA as one thread (no scratch needed).
 mlir::LogicalResult allocateSharedMemory(mlir::ModuleOp module, bool foldThreads);
+/// The byte alignment allocateSharedMemory gives every buffer (tiles that
+/// matrix units read get more), so the widest shared access core emits.
+inline constexpr int64_t kSharedBufferAlignment = 16;
 
 /// Inserts hd.barrier before every shared-memory access that may race with
 /// an access of another thread since the last barrier (read after write,

@@ -114,6 +114,23 @@ public:
   /// Base pointer (in sharedAddressSpace()) of the CTA's shared memory.
   virtual mlir::Value sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc) = 0;
 
+  /// How shared memory serves one warp-wide access: `count` banks of
+  /// `bytes` each, a word of `bytes` in bank (address / bytes) % count. The
+  /// access takes as many cycles as the most distinct words it touches in
+  /// one bank, and at least its size / (count * bytes). `count` 0: no
+  /// banks, every layout serves an access equally fast. The scratch layout
+  /// of convert_layout, reduce and scan is chosen to minimise those cycles.
+  struct SharedMemoryBanks {
+    unsigned count = 32;
+    unsigned bytes = 4;
+  };
+  /// The default is 32 banks of 4 bytes.
+  virtual SharedMemoryBanks sharedMemoryBanks() const { return {}; }
+  /// Widest vector, in bytes, of one shared-memory load or store by one
+  /// thread (default 16). Shared allocations are 16-byte aligned
+  /// (hd-allocate-shared-memory), so core uses at most 16.
+  virtual unsigned maxSharedVectorBytes() const { return 16; }
+
   /// Moves `value` between lanes of a warp. Not called when
   /// foldsThreadsIntoRegisters().
   enum class ShuffleKind { Xor, Idx, Up, Down };
