@@ -126,7 +126,7 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
   LinearLayout best = unswizzled();
   int64_t bestCost = -1;
   for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2) {
-    for (int64_t maxPhase = 1; maxPhase * vec <= cols && maxPhase <= phases; maxPhase *= 2) {
+    for (int64_t maxPhase = perPhase == 1 ? 1 : 2; maxPhase * vec <= cols && maxPhase <= phases; maxPhase *= 2) {
       Result<LinearLayout> candidate =
           swizzledSharedLayout(shape32, vec, perPhase, maxPhase, order);
       if (!candidate)
@@ -140,8 +140,6 @@ LinearLayout chooseScratchLayout(ArrayRef<int64_t> shape, const TileInfo &src,
         bestCost = cost;
         best = *candidate;
       }
-      if (maxPhase == 1)
-        break; // perPhase does not matter without phases
     }
   }
   return best;
