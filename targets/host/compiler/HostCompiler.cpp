@@ -6,9 +6,9 @@
 // memory and loop over their chunks (TileLoops.h), cut the smaller ones into
 // chunks (SplitWideVectors.h), then O3 for the arch's CPU optimises it, with
 // the chunk loops of a tile fused where the run time shows that the ranges
-// they load and store are apart (FuseChunkLoops.h), and the base emits an object, which package links with the conversion helpers
-// (HostBuiltins.h) by ld.lld -shared into the ELF the host runtime part
-// dlopens. Exported through `hadron_compiler_entry`.
+// they load and store are apart (FuseChunkLoops.h); the base emits an
+// object, which package links with the conversion helpers (HostBuiltins.h)
+// by ld.lld -shared into the ELF the host runtime part dlopens. Exported through `hadron_compiler_entry`.
 //
 // The archs and a CTA's limits are the model's (model/HostModel.h). The
 // binary records its arch in `__hd_host_arch` (HostKernelABI.h) and the
