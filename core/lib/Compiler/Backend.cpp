@@ -92,12 +92,15 @@ Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const MachineSp
   return machine;
 }
 
-void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) {
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,
+                    const std::function<void(llvm::PassBuilder &)> &extend) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder pb(&machine);
+  if (extend)
+    extend(pb);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -4,10 +4,11 @@
 // with HostHooks gives LLVM IR; the host's steps keep the tiles (vectors of
 // a lane per element of the CTA's tile) of 16 register chunks and more in
 // memory and loop over their chunks (TileLoops.h), cut the smaller ones into
-// chunks (SplitWideVectors.h), then the base optimises it at O3 for the arch's CPU
-// and emits an object, which package links with the conversion helpers
-// (HostBuiltins.h) by ld.lld -shared into the ELF the host runtime part
-// dlopens. Exported through `hadron_compiler_entry`.
+// chunks (SplitWideVectors.h), then O3 for the arch's CPU optimises it, with
+// the chunk loops of a tile fused where the run time shows that the ranges
+// they load and store are apart (FuseChunkLoops.h); the base emits an
+// object, which package links with the conversion helpers (HostBuiltins.h)
+// by ld.lld -shared into the ELF the host runtime part dlopens. Exported through `hadron_compiler_entry`.
 //
 // The archs and a CTA's limits are the model's (model/HostModel.h). The
 // binary records its arch in `__hd_host_arch` (HostKernelABI.h) and the
@@ -15,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseChunkLoops.h"
 #include "HostBuiltins.h"
 #include "HostHooks.h"
 #include "HostKernelABI.h"
@@ -22,6 +24,7 @@
 #include "OutlineMaskedAccesses.h"
 #include "SplitWideVectors.h"
 #include "TileLoops.h"
+#include "hadron/Compiler/Backend.h"
 #include "hadron/Compiler/TargetCompiler.h"
 #include "hadron/IR/Dialect.h"
 #include "hadron/plugin/plugin.h"
@@ -208,6 +211,10 @@ protected:
     expandVectorExp(module);
     recordArch(module, arch->arch);
     return {};
+  }
+
+  void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) override {
+    hadron::optimizeModule(module, machine, optLevel, hadron::host::addChunkLoopFusion);
   }
 
   /// The object linked with the conversion helpers into the ELF the runtime

@@ -16,11 +16,13 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
 namespace llvm {
 class Module;
+class PassBuilder;
 class TargetMachine;
 } // namespace llvm
 
@@ -55,7 +57,10 @@ Result<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const MachineSp
 
 /// Runs LLVM's per-module default pipeline at `optLevel` (0..3) for
 /// `machine`, which supplies the cost model (vector widths) to the passes.
-void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel);
+/// `extend`, when set, adds a target's passes at the pipeline's extension
+/// points (PassBuilder's register*EPCallback) before it is built.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,
+                    const std::function<void(llvm::PassBuilder &)> &extend = nullptr);
 
 /// The module's LLVM IR as text.
 std::string printModule(const llvm::Module &module);
