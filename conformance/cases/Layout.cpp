@@ -108,6 +108,7 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
   case Smem::StoreBarrierLoad:
   case Smem::AsyncCopy:
   case Smem::TensorCopy:
+  case Smem::TensorCopyCluster:
     break;
   case Smem::TensorCopyRing: // the sum of the blocks at (8 i - 8, 4 i - 4), zeros outside
     for (int r = 0; r < m; ++r)
@@ -142,7 +143,8 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
     break;
   }
   const int in = p.addInput("in", std::move(x0));
-  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing)
+  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing ||
+      use.how == Smem::TensorCopyCluster)
     p.argTensorDesc(in, {uint64_t(m), uint64_t(n)}, {uint64_t(n), 1});
   else
     p.argBuffer(in);

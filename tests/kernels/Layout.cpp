@@ -49,7 +49,8 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
   if (use.kernel != "smem")
     return Error("no layout kernel '" + use.kernel + "' (tests/kernels/Layout.cpp)");
   const hb::Layout sw = hb::Layout::fromText(use.shared);
-  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing)
+  if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing ||
+      use.how == Smem::TensorCopyCluster)
     return hb::jit("smem", [&] {
              const int m = use.m, n = use.n;
              hb::TensorDescriptor desc = hb::tensor_descriptor_arg(type, {m, n}, sw);
@@ -63,6 +64,18 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
                hb::async_tensor_copy(desc, {0, 0}, bars.index(0), s);
                hb::mbarrier_wait(bars.index(0), 0);
                y = s.load(cols);
+             } else if (use.how == Smem::TensorCopyCluster) {
+               hb::SharedMemory s = hb::allocate_shared_memory(type, {m, n}, sw);
+               hb::mbarrier_init(bars.index(0), 1);
+               hb::mbarrier_init(bars.index(1), 1);
+               hb::cluster_barrier();
+               hb::mbarrier_expect(bars.index(0), desc.blockBytes());
+               hb::async_tensor_copy(desc, {0, 0}, bars.index(0), s, {}, /*multicast=*/1);
+               hb::mbarrier_arrive(bars.index(1), 1, {}, false, /*rank=*/0);
+               hb::mbarrier_wait(bars.index(1), 0);
+               hb::mbarrier_wait(bars.index(0), 0);
+               y = s.load(cols);
+               hb::cluster_barrier();
              } else {
                hb::SharedMemory ring =
                    hb::allocate_shared_memory(type, {2, m, n}, hb::Layout::fromText(use.shared3));
@@ -137,6 +150,7 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
            }
            case Smem::TensorCopy:
            case Smem::TensorCopyRing:
+           case Smem::TensorCopyCluster:
              break; // above
            }
            hb::store(out + tile2d(m, n, cols, n).offsets, y);

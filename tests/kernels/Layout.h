@@ -61,6 +61,11 @@ enum class Smem {
   /// ring of 2 stages (shared3) with a barrier each, waiting on phase
   /// parity (i / 2) & 1; out = block 0 + block 1 + block 2, zeros outside
   TensorCopyRing,
+  /// (desc, out): TensorCopy with the cluster forms in a cluster of one
+  /// program: cluster barriers around it, the copy multicast to mask 1
+  /// (this program), the wait preceded by an arrival on rank 0 (this
+  /// program) at a second barrier, which must complete
+  TensorCopyCluster,
 };
 
 /// One case's kernel; `name` is the conformance case's name.
@@ -153,6 +158,7 @@ inline std::vector<LayoutUse> layoutUses() {
   // The tiles copy engines write (NVIDIA's: 128-byte swizzled rows).
   const std::string matrix = "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false}>";
   smem("smem.tensor_copy", matrix, Elem::F32, Smem::TensorCopy);
+  smem("smem.tensor_copy.cluster_of_one", matrix, Elem::F32, Smem::TensorCopyCluster);
   smem("smem.tensor_copy.ring_phases_out_of_bounds", matrix, Elem::I32, Smem::TensorCopyRing,
        "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false, rank = 3}>");
   return u;
