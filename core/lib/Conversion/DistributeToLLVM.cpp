@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
@@ -129,14 +130,42 @@ FailureOr<llvm::StringMap<unsigned>> checkWarpSpecialization(ModuleOp module,
   return warps;
 }
 
-/// Rejects clusters (hd.cluster_dims) larger than the target's.
+/// Rejects clusters (hd.cluster_dims) larger than the target's, and
+/// multicast masks or arrival ranks known to name programs past the
+/// cluster (on hardware a copy or arrival for a CTA that does not exist).
 LogicalResult checkClusters(ModuleOp module, hadron::TargetHooks &hooks) {
   auto dims = module->getAttrOfType<DenseI32ArrayAttr>("hd.cluster_dims");
-  if (!dims)
-    return success();
   int64_t programs = 1;
-  for (int32_t d : dims.asArrayRef())
-    programs *= d;
+  if (dims)
+    for (int32_t d : dims.asArrayRef())
+      programs *= d;
+  auto known = [](Value v) -> std::optional<int64_t> {
+    llvm::APInt c;
+    if (v && matchPattern(v, m_ConstantInt(&c)))
+      return c.getSExtValue();
+    return std::nullopt;
+  };
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<AsyncTensorCopyOp>(op)) {
+      std::optional<int64_t> mask = known(copy.getMulticast());
+      if (mask && (*mask < 0 || (programs < 32 && (*mask >> programs) != 0))) {
+        copy.emitOpError() << "multicast mask " << *mask << " names programs past the cluster's "
+                           << programs << " (hd.cluster_dims)";
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto arrive = dyn_cast<MBarrierArriveOp>(op)) {
+      std::optional<int64_t> rank = known(arrive.getRank());
+      if (rank && (*rank < 0 || *rank >= programs)) {
+        arrive.emitOpError() << "arrives on program " << *rank << " of a cluster of " << programs
+                             << " (hd.cluster_dims)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   if (programs <= int64_t(hooks.maxClusterPrograms()))
     return success();
   TargetAttr target = getTarget(module);
