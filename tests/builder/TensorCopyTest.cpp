@@ -109,6 +109,21 @@ struct Strided {
   std::vector<float> data;
 };
 
+/// A 2-D row-major descriptor over `base`, and the launch argument that
+/// points to it (which lives as long as the descriptor).
+struct Desc2d {
+  hd_tensor_desc desc{};
+  hd_arg arg{};
+  Desc2d(uint64_t base, int64_t rows, int64_t cols, int64_t stride) {
+    desc.base = base, desc.rank = 2;
+    desc.shape[0] = uint64_t(rows), desc.shape[1] = uint64_t(cols);
+    desc.strides[0] = uint64_t(stride), desc.strides[1] = 1;
+    arg.kind = HD_ARG_TENSOR_DESC;
+    arg.value.desc = &desc;
+  }
+  Desc2d(const Desc2d &) = delete;
+};
+
 Strided randomTensor(int64_t rows, int64_t cols, int64_t stride) {
   Strided t{rows, cols, stride, random<float>(size_t(rows * stride), -8.f, 8.f)};
   return t;
@@ -139,15 +154,8 @@ TEST(TensorCopy, RingOfStagesMatchesTheHostReference) {
     auto out = dev.alloc(got.size() * 4);
     ASSERT_TRUE(out);
     ASSERT_TRUE(out->copyFromHost(got.data(), got.size() * 4));
-    hd_tensor_desc d{};
-    d.base = in->devicePtr();
-    d.rank = 2;
-    d.shape[0] = uint64_t(t.rows), d.shape[1] = uint64_t(t.cols);
-    d.strides[0] = uint64_t(t.stride), d.strides[1] = 1;
-    hd_arg descArg{};
-    descArg.kind = HD_ARG_TENSOR_DESC;
-    descArg.value.desc = &d;
-    auto st = kernel->launch({1, 1, 1}, {descArg, out->arg(), runtime::arg::i32(row0),
+    Desc2d d(in->devicePtr(), t.rows, t.cols, t.stride);
+    auto st = kernel->launch({1, 1, 1}, {d.arg, out->arg(), runtime::arg::i32(row0),
                                          runtime::arg::i32(col0)});
     ASSERT_TRUE(st) << st.message();
     ASSERT_TRUE(dev.synchronize());
@@ -191,15 +199,8 @@ TEST(TensorCopy, StoresOfStagedBlocksLandInsideTheTensorOnly) {
     auto out = dev.alloc(got.size() * 4);
     ASSERT_TRUE(out);
     ASSERT_TRUE(out->copyFromHost(got.data(), got.size() * 4));
-    hd_tensor_desc d{};
-    d.base = out->devicePtr();
-    d.rank = 2;
-    d.shape[0] = uint64_t(rows), d.shape[1] = uint64_t(cols);
-    d.strides[0] = uint64_t(stride), d.strides[1] = 1;
-    hd_arg descArg{};
-    descArg.kind = HD_ARG_TENSOR_DESC;
-    descArg.value.desc = &d;
-    auto st = kernel->launch({1, 1, 1}, {descArg, in->arg(), runtime::arg::i32(row0),
+    Desc2d d(out->devicePtr(), rows, cols, stride);
+    auto st = kernel->launch({1, 1, 1}, {d.arg, in->arg(), runtime::arg::i32(row0),
                                          runtime::arg::i32(col0)});
     ASSERT_TRUE(st) << st.message();
     ASSERT_TRUE(dev.synchronize());
@@ -241,10 +242,7 @@ TEST(TensorCopy, BadDescriptorsAreRefusedNamingTheArgument) {
     EXPECT_FALSE(st);
     return st.message();
   };
-  hd_tensor_desc good{};
-  good.base = in->devicePtr();
-  good.rank = 2;
-  good.shape[0] = 40, good.shape[1] = 50, good.strides[0] = 64, good.strides[1] = 1;
+  const hd_tensor_desc good = Desc2d(in->devicePtr(), 40, 50, 64).desc;
 
   EXPECT_NE(launch(nullptr).find("argument 0 of stream_blocks is a NULL tensor descriptor"),
             std::string::npos);
@@ -287,18 +285,13 @@ TEST(TensorCopy, ClustersOfOneProgramRunOnTheHost) {
   Strided t = randomTensor(kRows, kCols, kCols);
   auto in = dev.alloc(t.data.size() * 4);
   ASSERT_TRUE(in && in->copyFromHost(t.data.data(), t.data.size() * 4));
-  hd_tensor_desc d{};
-  d.base = in->devicePtr(), d.rank = 2;
-  d.shape[0] = kRows, d.shape[1] = kCols, d.strides[0] = kCols, d.strides[1] = 1;
-  hd_arg descArg{};
-  descArg.kind = HD_ARG_TENSOR_DESC;
-  descArg.value.desc = &d;
+  Desc2d d(in->devicePtr(), kRows, kCols, kCols);
   for (int32_t mask : {1, 3, 2, 0}) {
     SCOPED_TRACE("mask " + std::to_string(mask));
     std::vector<float> got = poisoned<float>(kRows * kCols);
     auto out = dev.alloc(got.size() * 4);
     ASSERT_TRUE(out && out->copyFromHost(got.data(), got.size() * 4));
-    auto st = kernel->launch({1, 1, 1}, {descArg, out->arg(), runtime::arg::i32(mask)});
+    auto st = kernel->launch({1, 1, 1}, {d.arg, out->arg(), runtime::arg::i32(mask)});
     ASSERT_TRUE(st) << st.message();
     ASSERT_TRUE(dev.synchronize());
     ASSERT_TRUE(out->copyToHost(got.data(), got.size() * 4));
