@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dirent.h>
+#include <filesystem>
 #include <memory>
 #include <unistd.h>
 
@@ -185,6 +186,16 @@ int compileCommand(const std::vector<std::string> &args) {
   // --emit=ir reads the verified IR from the stage dumps, in a temporary
   // directory unless the user asked for one.
   std::string dumpDir = parsed->get("--dump-dir");
+  if (!dumpDir.empty()) {
+    // The compiler part writes into it and says nothing when it cannot:
+    // make it here, or say why not.
+    std::error_code ec;
+    std::filesystem::create_directories(dumpDir, ec);
+    if (ec || !std::filesystem::is_directory(dumpDir))
+      return report("compile", Status(HD_ERROR_INVALID_ARGUMENT,
+                                      "--dump-dir " + dumpDir + ": cannot create the directory" +
+                                          (ec ? " (" + ec.message() + ")" : std::string())));
+  }
   std::unique_ptr<TempDir> scratch;
   if (*emit == Emit::IR && dumpDir.empty()) {
     scratch = std::make_unique<TempDir>();
