@@ -39,16 +39,18 @@ registerGather(const TileInfo &dst, const TileInfo &src,
 
 /// Where one thread runs a whole CTA (TargetHooks::foldsThreadsIntoRegisters)
 /// a tile has thousands of registers, and code emitted per register or per
-/// vector access grows with the tile. Past this many groups, the lowerings
-/// that walk a tile's registers group by group emit a loop over the groups
-/// instead, reading and writing the tiles through stack buffers (a target
-/// keeps such tiles in memory anyway). Elsewhere a thread's registers are
-/// few and stay in straight-line code.
-inline constexpr int64_t kMaxUnrolledGroups = 16;
+/// vector access grows with the tile. From this many groups on, the
+/// lowerings that walk a tile's registers group by group emit a loop over
+/// the groups instead, reading and writing the tiles through stack buffers
+/// (a target keeps such tiles in memory anyway: the host from 16 vector
+/// registers on, and a loop lets it take each chunk of an elementwise
+/// kernel from load to store). Elsewhere a thread's registers are few and
+/// stay in straight-line code.
+inline constexpr int64_t kMinLoopGroups = 16;
 
 /// Whether walking `groups` groups of registers of a tile is a loop.
 inline bool walkInLoop(const TileInfoCache &tiles, int64_t groups) {
-  return tiles.foldsThreads() && groups > kMaxUnrolledGroups;
+  return tiles.foldsThreads() && groups >= kMinLoopGroups;
 }
 
 /// Emits `for (i = 0; i < count; ++i) args = body(i, args)` (i: i32) at the

@@ -291,7 +291,7 @@ struct ReduceLowering : TilePattern<ReduceOp> {
     SmallVector<Value> srcThread = threadCoords(rewriter, loc, src, lowering.hooks);
     for (auto [g, key] : llvm::enumerate(order)) {
       SmallVector<Value> coords;
-      for (size_t d = 0; d < srcType.getRank(); ++d)
+      for (int64_t d = 0; d < srcType.getRank(); ++d)
         if (d != axis)
           coords.push_back(coordValue(rewriter, loc, src, srcThread, firstReg[g], d));
       Value index = linearIndex(coords);

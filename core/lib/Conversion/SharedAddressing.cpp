@@ -167,7 +167,7 @@ TileAccess planTileAccess(OpBuilder &b, Location loc, const TileInfo &tile,
   while (v > 1 && !fits(v))
     v /= 2;
   access.vector = v;
-  if (hooks.foldsThreadsIntoRegisters() && tile.numRegs / v > kMaxUnrolledGroups) {
+  if (hooks.foldsThreadsIntoRegisters() && tile.numRegs / v >= kMinLoopGroups) {
     access.linBits = linearInRegisterBits(
         tile.numRegs, [&](int64_t r) { return access.regLin[r]; }, /*xorSum=*/true);
     access.stackBits = linearInRegisterBits(

@@ -72,6 +72,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <functional>
+#include <optional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -100,6 +101,12 @@ struct Tile {
   Value *chunk = nullptr;  // Uniform: a chunk of `scalar`
   Value *base = nullptr;   // Memory: the home (an alloca) or a constant table
   bool table = false;      // Memory: a constant global
+  // Memory, a table of integers that is the same chunk plus a multiple of a
+  // step (an arange): chunk c is `first` + c * `step`, computed in a loop
+  // instead of read from the table, which would cost as much cache traffic
+  // as the data of a copy.
+  Constant *first = nullptr;
+  uint64_t step = 0;
   PHINode *phi = nullptr;  // Memory: the phi this home belongs to
   bool borrowed = false;   // Memory: a stack buffer of the input (see forwarding)
 };
@@ -256,6 +263,33 @@ private:
     return newTable(ConstantArray::get(ArrayType::get(storage, values.size()), values),
                     chunkAlign(elem));
   }
+  /// Fills `t.first` and `t.step` where every chunk of the integer tile `c`
+  /// is its first chunk plus the same step per chunk.
+  void affineChunks(Constant *c, Tile &t) {
+    auto *elem = dyn_cast<IntegerType>(elementOf(c->getType()));
+    unsigned n = lanesOf(c->getType());
+    if (!elem || elem->getBitWidth() == 1 || n % lanes != 0 || n < 2 * lanes)
+      return;
+    auto laneValue = [&](unsigned i) -> std::optional<APInt> {
+      auto *lane = dyn_cast_or_null<ConstantInt>(c->getAggregateElement(i));
+      return lane ? std::optional<APInt>(lane->getValue()) : std::nullopt;
+    };
+    std::optional<APInt> a = laneValue(0), b = laneValue(lanes);
+    if (!a || !b)
+      return;
+    APInt step = *b - *a;
+    for (unsigned i = 0; i < n; ++i) {
+      std::optional<APInt> lane = laneValue(i), base = laneValue(i % lanes);
+      if (!lane || !base || *lane != *base + step * (i / lanes))
+        return;
+    }
+    SmallVector<Constant *> chunk;
+    for (unsigned j = 0; j < lanes; ++j)
+      chunk.push_back(c->getAggregateElement(j));
+    t.first = ConstantVector::get(chunk);
+    t.step = step.getZExtValue();
+  }
+
   GlobalVariable *newTable(Constant *init, Align align) {
     auto *global = new GlobalVariable(*f.getParent(), init->getType(), /*isConstant=*/true,
                                       GlobalValue::PrivateLinkage, init, "hd.tile.table");
@@ -291,6 +325,7 @@ private:
       t.kind = Tile::Memory;
       t.base = global;
       t.table = true;
+      affineChunks(c, t);
     } else {
       t.kind = Tile::Memory;
       t.base = newHome(elementOf(c->getType()), lanesOf(c->getType()));
@@ -869,6 +904,11 @@ private:
       break;
     case Tile::Memory: {
       Type *elem = elementOf(v->getType());
+      if (t.first) {
+        Value *offset = b.CreateMul(b.CreateTrunc(c, elem), ConstantInt::get(elem, t.step));
+        chunk = b.CreateAdd(t.first, b.CreateVectorSplat(lanes, offset));
+        break;
+      }
       chunk = loadLanes(b, t.base, elem, b.CreateMul(c, b.getInt64(lanes)), lanes,
                         chunkAlign(elem));
       break;
