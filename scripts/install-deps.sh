@@ -27,12 +27,29 @@ PACKAGES=(
 )
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
+# The Python tests run under the `python3` the build finds first on PATH.
+# Debian's gets numpy and pytest from apt (below); another one (pyenv, a
+# virtual environment) gets them from pip, or python.pytest would not be
+# added to the suite.
+python_test_deps() {
+  local py
+  py="$(command -v python3 || true)"
+  [ -n "$py" ] || return 0
+  "$py" -c "import numpy, pytest" 2>/dev/null && return 0
+  case "$(readlink -f "$py")" in
+    /usr/bin/*) return 0 ;; # apt's python3-numpy and python3-pytest
+  esac
+  echo "install-deps: pip install numpy pytest for $py"
+  "$py" -m pip install --quiet numpy pytest
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: every package is installed"
+  python_test_deps
   # An OpenCL CPU device that takes SPIR-V (the Intel target's CI executor).
   "$HERE/install-opencl-cpu.sh"
   exit 0
@@ -73,5 +90,6 @@ for p in "${missing[@]}"; do
   install+=("$p")
 done
 $SUDO apt-get install -y -qq --no-install-recommends "${install[@]}"
+python_test_deps
 "$HERE/install-opencl-cpu.sh"
 echo "install-deps: done"
