@@ -100,3 +100,65 @@ function(hadron_add_target_compiler)
     install(TARGETS ${target} LIBRARY DESTINATION ${ARG_INSTALL_DESTINATION})
   endif()
 endfunction()
+
+# hadron_add_plugin_cts(NAME <name>
+#                       [RUNTIME_LIBRARY <path>]
+#                       [PLUGIN_PATH <dir>]
+#                       [DEPENDS <target>...]
+#                       [ENVIRONMENT <VAR=value>...])
+#
+# The tests every target plugin passes (plugins/cts/PluginCts.cpp), built for
+# plugin <name> as hadron-cts-<name> and registered with CTest as
+# <name>.PluginCts.* and <name>.PluginDevice.*: the descriptor, the runtime's
+# answer without a device, and with one the example kernels run on random
+# inputs against host references plus the runtime's argument, copy and
+# allocation checks. RUNTIME_LIBRARY defaults to the runtime part of
+# hadron_add_target_plugin (target hadron-target-<name>), PLUGIN_PATH (the
+# tests' HADRON_PLUGIN_PATH) to its directory; ENVIRONMENT adds variables
+# (a driver's switch). Needs GoogleTest (find_package(GTest)).
+function(hadron_add_plugin_cts)
+  cmake_parse_arguments(ARG "" "NAME;RUNTIME_LIBRARY;PLUGIN_PATH" "DEPENDS;ENVIRONMENT" ${ARGN})
+  if(NOT ARG_NAME)
+    message(FATAL_ERROR "hadron_add_plugin_cts: NAME is required")
+  endif()
+  if(NOT ARG_RUNTIME_LIBRARY)
+    set(ARG_RUNTIME_LIBRARY $<TARGET_FILE:hadron-target-${ARG_NAME}>)
+    list(APPEND ARG_DEPENDS hadron-target-${ARG_NAME})
+    if(TARGET hadron-target-${ARG_NAME}-compiler)
+      list(APPEND ARG_DEPENDS hadron-target-${ARG_NAME}-compiler)
+    endif()
+  endif()
+  if(NOT ARG_PLUGIN_PATH)
+    set(ARG_PLUGIN_PATH $<TARGET_FILE_DIR:hadron-target-${ARG_NAME}>)
+  endif()
+  if(NOT TARGET GTest::gtest_main)
+    find_package(GTest REQUIRED)
+  endif()
+  include(GoogleTest)
+  # The CTS: in Hadron's tree beside this file, in an SDK prefix under share/.
+  set(here ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+  if(EXISTS ${here}/../cts/PluginCts.cpp)
+    set(cts ${here}/../cts)
+    set(kernels ${here}/../../examples)
+  else()
+    set(cts ${here}/../../../share/hadron/cts)
+    set(kernels ${cts}/kernels)
+  endif()
+  set(exe hadron-cts-${ARG_NAME})
+  add_executable(${exe} ${cts}/PluginCts.cpp)
+  target_compile_definitions(${exe} PRIVATE
+    HADRON_CTS_PLUGIN="${ARG_NAME}"
+    HADRON_CTS_LIBRARY="${ARG_RUNTIME_LIBRARY}"
+    HADRON_CTS_KERNEL_DIR="${kernels}")
+  target_link_libraries(${exe} PRIVATE Hadron::Runtime Hadron::PluginABI GTest::gtest_main
+                                       ${CMAKE_DL_LIBS})
+  if(ARG_DEPENDS)
+    add_dependencies(${exe} ${ARG_DEPENDS})
+  endif()
+  # The environment is compiled in (set at start-up where the process does
+  # not set it already): running the binary by hand tests the same plugin.
+  set(env HADRON_PLUGIN_PATH=${ARG_PLUGIN_PATH} ${ARG_ENVIRONMENT})
+  string(REPLACE ";" "\\n" env "${env}")
+  target_compile_definitions(${exe} PRIVATE HADRON_CTS_ENVIRONMENT="${env}")
+  gtest_discover_tests(${exe} TEST_PREFIX "${ARG_NAME}.")
+endfunction()

@@ -91,3 +91,12 @@ message(STATUS "${step_output}")
 if(NOT step_output MATCHES "plugin host: ${prefix}/lib/hadron/plugins/libhadron-target-host.so")
   message(FATAL_ERROR "the installed runtime did not load ${prefix}/lib/hadron/plugins' host plugin")
 endif()
+
+# 4. The plugin CTS, built from the SDK's copy: every test passes (the
+#    template's device is this CPU, so none may skip).
+step("hadron-cts-template"
+  ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH HADRON_CACHE_DIR=off
+  ${build}/hadron-cts-template)
+if(step_output MATCHES "SKIPPED" OR NOT step_output MATCHES "PASSED")
+  message(FATAL_ERROR "hadron-cts-template did not pass every test:\n${step_output}")
+endif()
