@@ -110,6 +110,14 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
   case Smem::TensorCopy:
   case Smem::TensorCopyCluster:
     break;
+  case Smem::TensorCopyClusterPair: { // the tile, once per program of the pair
+    p.grid = {2, 1, 1};
+    Array both(e, 2 * m * n);
+    for (int i = 0; i < 2 * m * n; ++i)
+      both.setBits(i, x0.bits(i % (m * n)));
+    want = both;
+    break;
+  }
   case Smem::TensorCopyRing: // the sum of the blocks at (8 i - 8, 4 i - 4), zeros outside
     for (int r = 0; r < m; ++r)
       for (int c = 0; c < n; ++c) {
@@ -144,7 +152,7 @@ Plan sharedRoundTrip(Env &env, const LayoutUse &use) {
   }
   const int in = p.addInput("in", std::move(x0));
   if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing ||
-      use.how == Smem::TensorCopyCluster)
+      use.how == Smem::TensorCopyCluster || use.how == Smem::TensorCopyClusterPair)
     p.argTensorDesc(in, {uint64_t(m), uint64_t(n)}, {uint64_t(n), 1});
   else
     p.argBuffer(in);

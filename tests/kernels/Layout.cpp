@@ -7,7 +7,9 @@ namespace hadron::kernels {
 namespace {
 
 Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
-  const hb::Options options{.numWarps = static_cast<unsigned>(use.numWarps())};
+  hb::Options options{.numWarps = static_cast<unsigned>(use.numWarps())};
+  if (use.how == Smem::TensorCopyClusterPair)
+    options.clusterDims = {2, 1, 1};
   const hb::DType type = dtypeOf(use.elem);
   if (use.kernel == "convert") {
     const hb::Layout a = hb::Layout::fromText(use.from.str(lanes));
@@ -49,6 +51,30 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
   if (use.kernel != "smem")
     return Error("no layout kernel '" + use.kernel + "' (tests/kernels/Layout.cpp)");
   const hb::Layout sw = hb::Layout::fromText(use.shared);
+  if (use.how == Smem::TensorCopyClusterPair)
+    return hb::jit("smem", [&] {
+             const int m = use.m, n = use.n;
+             hb::TensorDescriptor half = hb::tensor_descriptor_arg(type, {m / 2, n}, sw);
+             Tensor out = hb::arg(hb::pointer_type(type));
+             hb::SharedMemory bars = hb::allocate_mbarriers(2);
+             hb::SharedMemory s = hb::allocate_shared_memory(type, {m, n}, sw);
+             Tensor pid = hb::program_id(0), rank = pid % 2;
+             hb::mbarrier_init(bars.index(0), 1);
+             hb::mbarrier_init(bars.index(1), 2);
+             hb::cluster_barrier(); // both programs' barriers are ready
+             hb::mbarrier_expect(bars.index(0), 2 * half.blockBytes());
+             for (int r = 0; r < 2; ++r)
+               hb::async_tensor_copy(half, {r * m / 2, 0}, bars.index(0),
+                                     s.slice({r * m / 2, 0}, {m / 2, n}), rank == r,
+                                     /*multicast=*/3);
+             for (int r = 0; r < 2; ++r)
+               hb::mbarrier_arrive(bars.index(1), 1, {}, false, /*rank=*/r);
+             hb::mbarrier_wait(bars.index(1), 0);
+             hb::mbarrier_wait(bars.index(0), 0);
+             Tensor y = s.load(cols);
+             hb::store(out + pid * (m * n) + tile2d(m, n, cols, n).offsets, y);
+             hb::cluster_barrier(); // no program leaves while the other may write to it
+           }).specialize(options);
   if (use.how == Smem::TensorCopy || use.how == Smem::TensorCopyRing ||
       use.how == Smem::TensorCopyCluster)
     return hb::jit("smem", [&] {
@@ -151,6 +177,7 @@ Result<hb::Module> build(const LayoutUse &use, unsigned lanes) {
            case Smem::TensorCopy:
            case Smem::TensorCopyRing:
            case Smem::TensorCopyCluster:
+           case Smem::TensorCopyClusterPair:
              break; // above
            }
            hb::store(out + tile2d(m, n, cols, n).offsets, y);

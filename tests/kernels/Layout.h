@@ -66,6 +66,12 @@ enum class Smem {
   /// (this program), the wait preceded by an arrival on rank 0 (this
   /// program) at a second barrier, which must complete
   TensorCopyCluster,
+  /// (desc of m/2 x n blocks, out of 2 m n) in clusters of two programs on
+  /// a grid of two: program r (the cluster rank, pid % 2) copies rows
+  /// r m/2 .. of the tile multicast into both programs (mask 3), each
+  /// arrives on both programs' second barrier (count 2) and waits for it,
+  /// then for the whole tile; program p stores the tile at out + p m n
+  TensorCopyClusterPair,
 };
 
 /// One case's kernel; `name` is the conformance case's name.
@@ -159,6 +165,7 @@ inline std::vector<LayoutUse> layoutUses() {
   const std::string matrix = "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false}>";
   smem("smem.tensor_copy", matrix, Elem::F32, Smem::TensorCopy);
   smem("smem.tensor_copy.cluster_of_one", matrix, Elem::F32, Smem::TensorCopyCluster);
+  smem("smem.tensor_copy.cluster_of_two", matrix, Elem::F32, Smem::TensorCopyClusterPair);
   smem("smem.tensor_copy.ring_phases_out_of_bounds", matrix, Elem::I32, Smem::TensorCopyRing,
        "#hd.matrix_shared<{swizzle = 128, elementBits = 32, transposed = false, rank = 3}>");
   return u;
