@@ -9,6 +9,7 @@
 # then, on the GPU machine, from the staged directory:
 #
 #   . ./env.sh && HADRON_DEVICE=nvidia bin/hadron-e2e   # the e2e suite, from the cache
+#   . ./env.sh && bin/hadron-cts-nvidia                 # the plugin CTS
 #
 # The cache keys are what hd_module_load_ir computes on a device of that
 # arch, so the compiler part is never needed there (docs/runtime.md).
@@ -30,7 +31,9 @@ grep -c "compile-only:" "$out/compile-only.log" | sed 's/^/stage-gpu-run: tests 
 # HADRON_STAGE_IR="examples/*.mlir ...": kernels some other binary reads
 # from a source tree (HADRON_SOURCE_DIR=$out/src there), copied under
 # $out/src and compiled into the cache as the device would load them.
-for f in ${HADRON_STAGE_IR:-}; do
+# The plugin CTS's kernels (plugins/cts) are always staged.
+cts_ir="examples/vector_add.mlir examples/transpose.mlir examples/row_softmax.mlir"
+for f in $cts_ir ${HADRON_STAGE_IR:-}; do
   mkdir -p "$out/src/$(dirname "$f")"
   cp "$f" "$out/src/$f"
   HADRON_CACHE_DIR="$out/cache" "$build/bin/hadron" compile "$f" --target "$target" \
@@ -38,7 +41,7 @@ for f in ${HADRON_STAGE_IR:-}; do
 done
 cp "$build/lib/libhadron-runtime.so" "$out/lib/"
 cp "$build/lib/hadron/plugins/libhadron-target-$plugin.so" "$out/lib/hadron/plugins/"
-for b in hadron-e2e ${HADRON_STAGE_EXTRA_BINS:-}; do
+for b in hadron-e2e "hadron-cts-$plugin" ${HADRON_STAGE_EXTRA_BINS:-}; do
   [ -e "$build/bin/$b" ] && cp "$build/bin/$b" "$out/bin/"
 done
 strip --strip-debug "$out"/bin/* "$out"/lib/*.so "$out"/lib/hadron/plugins/*.so
@@ -49,5 +52,7 @@ export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export HADRON_PLUGIN_PATH="$here/lib/hadron/plugins"
 export HADRON_CACHE_DIR="$here/cache"
 export HADRON_SOURCE_DIR="$here/src"
+export HADRON_CTS_KERNEL_DIR="$here/src/examples"
 ENV
+echo "export HADRON_CTS_LIBRARY=\"\$here/lib/hadron/plugins/libhadron-target-$plugin.so\"" >>"$out/env.sh"
 du -sh "$out"

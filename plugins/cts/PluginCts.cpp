@@ -11,6 +11,10 @@
 //                           process sets them (HADRON_PLUGIN_PATH, a
 //                           driver's switch)
 //
+// The environment variables HADRON_CTS_LIBRARY and HADRON_CTS_KERNEL_DIR
+// override the built-in paths (a tree staged onto a GPU machine,
+// scripts/stage-gpu-run.sh).
+//
 // Without a device, the descriptor is checked and the runtime must say why
 // the plugin has none; the tests that launch then skip with that reason.
 // With one, the kernels run through libhadron-runtime (compiled by the
@@ -58,15 +62,22 @@ const std::string kPlugin = HADRON_CTS_PLUGIN;
   return true;
 }();
 
+/// A built-in path, or the environment's `var` where set.
+std::string path(const char *var, const char *builtIn) {
+  const char *set = std::getenv(var);
+  return set && *set ? set : builtIn;
+}
+
 const hd_plugin_descriptor *descriptor(std::string &why) {
-  void *so = dlopen(HADRON_CTS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  const std::string library = path("HADRON_CTS_LIBRARY", HADRON_CTS_LIBRARY);
+  void *so = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!so) {
     why = dlerror();
     return nullptr;
   }
   auto entry = reinterpret_cast<hd_plugin_entry_fn>(dlsym(so, HADRON_PLUGIN_ENTRY_SYMBOL));
   if (!entry) {
-    why = std::string(HADRON_CTS_LIBRARY) + " has no " + HADRON_PLUGIN_ENTRY_SYMBOL;
+    why = library + " has no " + HADRON_PLUGIN_ENTRY_SYMBOL;
     return nullptr;
   }
   return entry();
@@ -75,7 +86,7 @@ const hd_plugin_descriptor *descriptor(std::string &why) {
 /// A kernel of HADRON_CTS_KERNEL_DIR with its threadsPerWarp scaled from
 /// the 32 lanes it is written for to `lanes`.
 std::string kernel(const std::string &name, unsigned lanes) {
-  std::ifstream in(std::string(HADRON_CTS_KERNEL_DIR) + "/" + name);
+  std::ifstream in(path("HADRON_CTS_KERNEL_DIR", HADRON_CTS_KERNEL_DIR) + "/" + name);
   std::stringstream ss;
   ss << in.rdbuf();
   std::string ir = ss.str();
