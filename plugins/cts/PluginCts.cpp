@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -335,6 +336,7 @@ TEST_F(PluginDevice, CopiesAreBoundsChecked) {
   EXPECT_EQ(out.message(), "copy to host of 100 bytes at offset 4000 overruns buffer of 4096 "
                            "bytes on " + dev->name());
   EXPECT_TRUE(buf->copyToHost(big.data(), 96, 4000).ok());
+  EXPECT_TRUE(buf->copyFromHost(nullptr, 0).ok()) << "an empty copy";
 }
 
 // Out of memory is an error that says how much was asked for, and the

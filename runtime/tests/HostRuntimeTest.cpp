@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -167,44 +166,22 @@ TEST_F(HostRuntimeTest, ScalarsArriveInTheirNaturalTypes) {
   }
 }
 
+// The count, kind and NULL-pointer checks, zero grids and copy bounds are
+// the plugin CTS's (plugins/cts, for every plugin); here the value ranges
+// and the shared-memory limit.
 TEST_F(HostRuntimeTest, WrongArgumentsAreRefusedWithTheirPosition) {
   Kernel add = kernel("vector_add");
   auto buf = device->alloc(4 * kBlock);
   ASSERT_TRUE(buf.ok());
-  Status count = add.launch({1, 1, 1}, {buf->arg(), buf->arg(), buf->arg()});
-  EXPECT_EQ(count.code(), HD_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(count.message(), "vector_add takes 4 arguments, got 3");
-
-  Status kind = add.launch({1, 1, 1}, {buf->arg(), buf->arg(), arg::f32(1.f), arg::i32(1)});
-  EXPECT_EQ(kind.message(), "argument 2 of vector_add is ptr, got f32");
-
   Status range = add.launch({1, 1, 1}, {buf->arg(), buf->arg(), buf->arg(), arg::integer(HD_ARG_I32, int64_t(1) << 40)});
   EXPECT_NE(range.message().find("argument 3 of vector_add is i32, value 1099511627776 does not fit"),
             std::string::npos)
       << range.message();
 
-  Status null = add.launch({1, 1, 1}, {arg::ptr(0), buf->arg(), buf->arg(), arg::i32(1)});
-  EXPECT_EQ(null.message(), "argument 0 of vector_add is a NULL pointer");
-
   Status shared = add.launch({1, 1, 1}, {buf->arg(), buf->arg(), buf->arg(), arg::i32(1)}, 1u << 20);
   EXPECT_NE(shared.message().find("needs 4096 static + 1048576 dynamic shared bytes, host:0 allows 1048576"),
             std::string::npos)
       << shared.message();
-}
-
-TEST_F(HostRuntimeTest, ZeroGridIsANoOp) {
-  std::vector<float> c(kBlock, std::nanf(""));
-  auto buf = device->alloc(c.size() * sizeof(float));
-  ASSERT_TRUE(buf.ok());
-  ASSERT_TRUE(buf->upload(c).ok());
-  Kernel add = kernel("vector_add");
-  for (std::array<uint32_t, 3> grid : {std::array<uint32_t, 3>{0, 1, 1}, {1, 0, 1}, {4, 4, 0}}) {
-    Status s = add.launch(grid, {buf->arg(), buf->arg(), buf->arg(), arg::i32(int32_t(kBlock))});
-    EXPECT_TRUE(s.ok()) << s.message();
-  }
-  ASSERT_TRUE(buf->download(c).ok());
-  for (float v : c)
-    ASSERT_TRUE(std::isnan(v));
 }
 
 TEST_F(HostRuntimeTest, UnknownKernelListsTheAvailableOnes) {
@@ -225,21 +202,6 @@ TEST_F(HostRuntimeTest, SignatureWithoutSymbolFailsAtLaunch) {
   EXPECT_EQ(s.code(), HD_ERROR_LAUNCH);
   EXPECT_NE(s.message().find("kernel 'ghost' is not exported by the host binary"), std::string::npos)
       << s.message();
-}
-
-TEST_F(HostRuntimeTest, CopiesAreBoundsChecked) {
-  auto buf = device->alloc(4096);
-  ASSERT_TRUE(buf.ok());
-  std::vector<char> big(8192);
-  Status in = buf->copyFromHost(big.data(), big.size());
-  EXPECT_EQ(in.code(), HD_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(in.message(),
-            "copy to device of 8192 bytes at offset 0 overruns buffer of 4096 bytes on host:0");
-  Status out = buf->copyToHost(big.data(), 100, 4000);
-  EXPECT_EQ(out.message(),
-            "copy to host of 100 bytes at offset 4000 overruns buffer of 4096 bytes on host:0");
-  EXPECT_TRUE(buf->copyToHost(big.data(), 96, 4000).ok());
-  EXPECT_TRUE(buf->copyFromHost(nullptr, 0).ok());
 }
 
 TEST_F(HostRuntimeTest, BadBinariesAndSignaturesAreRefused) {
