@@ -339,15 +339,22 @@ TEST_F(PluginDevice, CopiesAreBoundsChecked) {
   EXPECT_TRUE(buf->copyFromHost(nullptr, 0).ok()) << "an empty copy";
 }
 
-// Out of memory is an error that says how much was asked for, and the
-// device still works after it.
+// Out of memory is an error that says how much was asked for and how much
+// the device has, and the device still works after it.
 TEST_F(PluginDevice, AnAllocationPastTheDeviceIsRefused) {
   const uint64_t huge = uint64_t(1) << 60;
   auto b = dev->alloc(huge);
   ASSERT_FALSE(b.ok()) << "2^60 bytes allocated";
   EXPECT_NE(b.status().code(), HD_OK);
+  EXPECT_EQ(b.status().code(), HD_ERROR_OUT_OF_MEMORY) << b.status().message();
   EXPECT_NE(b.status().message().find(std::to_string(huge)), std::string::npos)
       << b.status().message();
+  // The limit, where the device knows it.
+  if (uint64_t global = dev->info().global_bytes) {
+    EXPECT_NE(b.status().message().find("has " + std::to_string(global) + " bytes"),
+              std::string::npos)
+        << b.status().message();
+  }
   auto small = dev->alloc(4096);
   EXPECT_TRUE(small.ok()) << small.status().message();
 }

@@ -4,6 +4,8 @@
 #include "Objects.h"
 
 #include <cinttypes>
+#include <cstdio>
+#include <cstring>
 #include <new>
 
 using namespace hadron::runtime;
@@ -55,7 +57,15 @@ hd_status hd_buffer_alloc(hd_device *device, uint64_t bytes, hd_buffer **out, hd
       device->plugin->runtime->mem_alloc(device->index, bytes, &buffer->ptr, &pluginErr);
   if (status != HD_OK) {
     delete buffer;
-    return forwardPluginError(err, device, "mem_alloc", pluginErr, status);
+    hd_status code = forwardPluginError(err, device, "mem_alloc", pluginErr, status);
+    // Out of memory names the limit too, whatever the plugin said.
+    if (code == HD_ERROR_OUT_OF_MEMORY && err && device->info.global_bytes) {
+      size_t used = std::strlen(err->message);
+      std::snprintf(err->message + used, sizeof(err->message) - used,
+                    "; %s has %llu bytes of global memory", device->name.c_str(),
+                    static_cast<unsigned long long>(device->info.global_bytes));
+    }
+    return code;
   }
   hd_context *ctx = device->context;
   try {

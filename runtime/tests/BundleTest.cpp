@@ -37,13 +37,13 @@ std::vector<bundle::Entry> sampleEntries() {
   bundle::Entry gpu;
   gpu.plugin = "nvidia";
   gpu.arch = "sm_90a";
-  gpu.kernels.push_back({"copy", {HD_ARG_PTR, HD_ARG_PTR, HD_ARG_I32}, 4, 32, 0});
+  gpu.kernels.push_back({"copy", {HD_ARG_PTR, HD_ARG_PTR, HD_ARG_I32}, 4, 32, 0, {}});
   gpu.binary = "ptx text";
   bundle::Entry host;
   host.plugin = "host";
   host.arch = "native";
   host.cpu = "some cpu";
-  host.kernels.push_back({"copy", {HD_ARG_PTR, HD_ARG_PTR, HD_ARG_I32}, 4, 1, 0});
+  host.kernels.push_back({"copy", {HD_ARG_PTR, HD_ARG_PTR, HD_ARG_I32}, 4, 1, 0, {}});
   host.binary = "elf bytes";
   return {gpu, host};
 }

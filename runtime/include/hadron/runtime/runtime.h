@@ -239,7 +239,9 @@ HADRON_RUNTIME_API hd_status hd_selector_validate(const char *selector, hd_error
  *===----------------------------------------------------------------------===*/
 
 /* Allocates `bytes` of device memory (0 is allowed and yields a buffer of
- * size 0). HD_ERROR_OUT_OF_MEMORY with the plugin's message on failure. */
+ * size 0). HD_ERROR_OUT_OF_MEMORY with the plugin's message on failure,
+ * followed by the device's global memory where its info gives it
+ * ("...; host:0 has 25276194816 bytes of global memory"). */
 HADRON_RUNTIME_API hd_status hd_buffer_alloc(hd_device *device, uint64_t bytes, hd_buffer **out,
                                              hd_error *err);
 /* Frees the buffer. NULL is a no-op that returns HD_OK. The caller makes
