@@ -485,9 +485,7 @@ private:
         rest = &inst;
     }
     for (Instruction *inst : early)
-      if (inst->comesBefore(rest))
-        continue;
-      else
+      if (!inst->comesBefore(rest))
         inst->moveBefore(rest->getIterator());
     IRBuilder<> b(rest);
     Value *full = nullptr;
