@@ -6,7 +6,8 @@ D = int(sys.argv[1]) if len(sys.argv) > 1 else 64
 BM = 128
 NW = int(sys.argv[3]) if len(sys.argv) > 3 else 8
 BN = int(sys.argv[2]) if len(sys.argv) > 2 else 128
-STAGES = 2
+# STAGES=N in the environment: k/v stages (experiments; the examples use 2).
+STAGES = int(__import__("os").environ.get("STAGES", "2"))
 # "tma": q, k and v are tensor descriptors read by the copy engine, each
 # stage guarded by an mbarrier; otherwise pointers and cp.async.
 TMA = len(sys.argv) > 4 and sys.argv[4] == "tma"
