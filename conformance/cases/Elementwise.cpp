@@ -187,6 +187,14 @@ void addFastMathChecks(References &c) {
   c["rsqrt_afn"] = {[=](auto &v) { return r(1 / std::sqrt(v[0].f)); }, range(1e-3, 1e4),
                     Tolerance::ulp(2)};
   c["divf_afn"] = {[=](auto &v) { return r(v[0].f / v[1].f); }, {}, Tolerance::ulp(2)};
+  // hd.polynomial_share: relative error 1.02e-4 (1712 ulp) on the
+  // polynomial's registers, absolute 2^-126 below -126; the whole range,
+  // +0 below -127 and +inf from 128 on included. exp adds the rounding of
+  // x log2 e (1.173 |x| ulp, 12 on [-10, 10]).
+  c["exp2_poly"] = {[=](auto &v) { return r(std::exp2(v[0].f)); }, range(-150, 130),
+                    Tolerance::ulp(1712, 0x1p-126)};
+  c["exp_poly_half"] = {[=](auto &v) { return r(std::exp(v[0].f)); }, range(-10, 10),
+                        Tolerance::ulp(1724)};
 }
 
 /// Every case's check, by case name.

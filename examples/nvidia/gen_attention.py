@@ -8,6 +8,11 @@ NW = int(sys.argv[3]) if len(sys.argv) > 3 else 8
 BN = int(sys.argv[2]) if len(sys.argv) > 2 else 128
 # STAGES=N in the environment: k/v stages (experiments; the examples use 2).
 STAGES = int(__import__("os").environ.get("STAGES", "2"))
+# POLY=S in the environment: exp2 of P computes share S of each thread's
+# registers with the FMA polynomial (hd.polynomial_share), the rest on the
+# special-function unit (experiments; the examples use neither).
+POLY = __import__("os").environ.get("POLY")
+POLY_ATTR = f" {{hd.polynomial_share = {float(POLY)} : f32}}" if POLY else ""
 # "tma": q, k and v are tensor descriptors read by the copy engine, each
 # stage guarded by an mbarrier; otherwise pointers and cp.async.
 TMA = len(sys.argv) > 4 and sys.argv[4] == "tma"
@@ -232,7 +237,7 @@ def softmax(x, s, m_i, l_i, ind):
     o(ind + f"%mb{x} = hd.broadcast %m2{x} : {T([BM, 1], 'f32', '#acc_s')} -> {SACC}")
     o(ind + f"%ss{x} = arith.mulf {s}, %qk_scale_t fastmath<contract> : {SACC}")
     o(ind + f"%shift{x} = arith.subf %ss{x}, %mb{x} fastmath<contract> : {SACC}")
-    o(ind + f"%p{x} = math.exp2 %shift{x} fastmath<afn> : {SACC}")
+    o(ind + f"%p{x} = math.exp2 %shift{x} fastmath<afn>{POLY_ATTR} : {SACC}")
     o(ind + f"%dm{x} = arith.subf {m_i}, %m{x} : {RS}")
     o(ind + f"%alpha{x} = math.exp2 %dm{x} fastmath<afn> : {RS}")
     o(ind + f"%psum{x} = hd.reduce(%p{x}) axis = 1 : ({SACC}) -> {RS} {{")

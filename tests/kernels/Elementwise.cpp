@@ -92,6 +92,8 @@ Body body(const std::string &name, int width) {
       {"log_afn", [](const Args &v) { return hb::log(v[0], FastMath::afn); }},
       {"rsqrt_afn", [](const Args &v) { return hb::rsqrt(v[0], FastMath::afn); }},
       {"divf_afn", [](const Args &v) { return hb::fdiv(v[0], v[1], FastMath::afn); }},
+      {"exp2_poly", [](const Args &v) { return hb::exp2(v[0], FastMath::afn, 1.0); }},
+      {"exp_poly_half", [](const Args &v) { return hb::exp(v[0], FastMath::afn, 0.5); }},
   };
   if (auto it = fixed.find(name); it != fixed.end())
     return it->second;

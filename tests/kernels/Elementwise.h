@@ -15,7 +15,9 @@
 //   floats    addf subf mulf divf maximumf_nan minimumf_nan maxnumf_nan
 //             minnumf_nan negf absf, cmpf_olt and cmpf_uno (0/1 as i32);
 //             f32 and f64 also sqrt fma floor ceil exp log sin tanh
-//   f32 afn   exp_afn exp2_afn log_afn rsqrt_afn divf_afn (FastMath::afn)
+//   f32 afn   exp_afn exp2_afn log_afn rsqrt_afn divf_afn (FastMath::afn);
+//             exp2_poly (every register by the polynomial) and exp_poly_half
+//             (half of them), hd.polynomial_share
 //
 // and the conversions of the cvt.<from>_<to>[.variant] cases (kernel
 // `convert`): .to() for float narrowing (.rne, .subnormal) and widening,
@@ -86,7 +88,8 @@ inline std::vector<ElementwiseUse> elementwiseUses() {
                                {"sin", 1, false},  {"tanh", 1, false}};
   static const Op fastMathOps[] = {{"exp_afn", 1, false}, {"exp2_afn", 1, false},
                                    {"log_afn", 1, false}, {"rsqrt_afn", 1, false},
-                                   {"divf_afn", 2, false}};
+                                   {"divf_afn", 2, false}, {"exp2_poly", 1, false},
+                                   {"exp_poly_half", 1, false}};
   std::vector<ElementwiseUse> uses;
   auto add = [&](const Op &op, Elem e) {
     const Blocked &layout = frameLayouts()[uses.size() % frameLayouts().size()];

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace hadron::builder {
@@ -697,11 +699,14 @@ arith::FastMathFlags flags(FastMath fm) {
 }
 
 template <typename MathOp>
-Tensor unaryFloat(const Tensor &x, FastMath fm, const SourceLoc &loc, const std::string &what) {
+Tensor unaryFloat(const Tensor &x, FastMath fm, const SourceLoc &loc, const std::string &what,
+                  std::optional<double> polynomialShare = std::nullopt) {
   Trace &t = Trace::current(loc);
   Value v = requireTensor(t, x, loc, what);
   requireKind(t, v, false, true, loc, what);
   auto op = MathOp::create(t.b, t.at(loc), v, flags(fm));
+  if (polynomialShare)
+    op->setAttr("hd.polynomial_share", t.b.getF32FloatAttr(float(*polynomialShare)));
   return Tensor(t.checked(op, loc, what).getResult());
 }
 
@@ -720,6 +725,12 @@ Tensor exp(const Tensor &x, FastMath fm, SourceLoc loc) {
 }
 Tensor exp2(const Tensor &x, FastMath fm, SourceLoc loc) {
   return unaryFloat<math::Exp2Op>(x, fm, loc, "exp2");
+}
+Tensor exp(const Tensor &x, FastMath fm, double polynomialShare, SourceLoc loc) {
+  return unaryFloat<math::ExpOp>(x, fm, loc, "exp", polynomialShare);
+}
+Tensor exp2(const Tensor &x, FastMath fm, double polynomialShare, SourceLoc loc) {
+  return unaryFloat<math::Exp2Op>(x, fm, loc, "exp2", polynomialShare);
 }
 Tensor log(const Tensor &x, FastMath fm, SourceLoc loc) {
   return unaryFloat<math::LogOp>(x, fm, loc, "log");

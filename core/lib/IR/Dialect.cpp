@@ -337,5 +337,22 @@ LogicalResult HadronDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "`" << name << "` belongs on a kernel's func.func";
     return success();
   }
+  // A share of an exp's or exp2's registers computed by a polynomial on
+  // the FMA units (docs/ir.md, "Fast math"): an approximation, so only
+  // where afn allows one.
+  if (name == "hd.polynomial_share") {
+    auto value = dyn_cast<FloatAttr>(attribute.getValue());
+    if (!value || !(value.getValueAsDouble() >= 0.0 && value.getValueAsDouble() <= 1.0))
+      return op->emitError() << "`" << name << "` is a float in [0, 1], got "
+                             << attribute.getValue();
+    auto flags = dyn_cast<arith::ArithFastMathInterface>(op);
+    if (!isa<math::ExpOp, math::Exp2Op>(op) || !flags || !flags.getFastMathFlagsAttr() ||
+        !arith::bitEnumContainsAll(flags.getFastMathFlagsAttr().getValue(),
+                                   arith::FastMathFlags::afn) ||
+        !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      return op->emitError() << "`" << name
+                             << "` belongs on an f32 math.exp or math.exp2 with fastmath<afn>";
+    return success();
+  }
   return op->emitError() << "unknown hd attribute `" << name << "`";
 }

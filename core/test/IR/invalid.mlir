@@ -1033,3 +1033,35 @@ func.func @f() {
   }
   return
 }
+
+// -----
+
+func.func @poly_share_range(%x: f32) -> f32 {
+  // expected-error @+1 {{`hd.polynomial_share` is a float in [0, 1], got 1.500000e+00 : f32}}
+  %r = math.exp2 %x fastmath<afn> {hd.polynomial_share = 1.5 : f32} : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @poly_share_without_afn(%x: f32) -> f32 {
+  // expected-error @+1 {{`hd.polynomial_share` belongs on an f32 math.exp or math.exp2 with fastmath<afn>}}
+  %r = math.exp2 %x {hd.polynomial_share = 0.5 : f32} : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @poly_share_on_log(%x: f32) -> f32 {
+  // expected-error @+1 {{`hd.polynomial_share` belongs on an f32 math.exp or math.exp2 with fastmath<afn>}}
+  %r = math.log %x fastmath<afn> {hd.polynomial_share = 0.5 : f32} : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @poly_share_f64(%x: f64) -> f64 {
+  // expected-error @+1 {{`hd.polynomial_share` belongs on an f32 math.exp or math.exp2 with fastmath<afn>}}
+  %r = math.exp %x fastmath<afn> {hd.polynomial_share = 0.5 : f32} : f64
+  return %r : f64
+}

@@ -360,6 +360,15 @@ Tensor fdiv(const Operand &a, const Operand &b, FastMath fm = FastMath::none,
             SourceLoc loc = SourceLoc::current());
 Tensor exp(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor exp2(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
+/// exp and exp2 with `afn` that compute `polynomialShare` (0 to 1) of each
+/// thread's registers with a polynomial on the FMA units instead of the
+/// target's approximate instruction (`hd.polynomial_share`, docs/ir.md,
+/// "Fast math"): a kernel bound by the special-function unit, as
+/// attention's softmax is, spreads its exponentials over both units.
+Tensor exp(const Tensor &x, FastMath fm, double polynomialShare,
+           SourceLoc loc = SourceLoc::current());
+Tensor exp2(const Tensor &x, FastMath fm, double polynomialShare,
+            SourceLoc loc = SourceLoc::current());
 Tensor log(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor log2(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
 Tensor sqrt(const Tensor &x, FastMath fm = FastMath::none, SourceLoc loc = SourceLoc::current());
