@@ -387,6 +387,15 @@ void bindBuilder(nb::module_ &m) {
     Unary fn = lookup(mathOps(), op, "math function");
     return guarded([&] { return fn(x, fastOf(fast)); });
   });
+  // exp/exp2 with a share of the registers by the FMA polynomial
+  // (hd.polynomial_share; the verifier wants fast, i.e. afn).
+  m.def("exp_polynomial", [](const std::string &op, const hb::Tensor &x, bool fast, double share) {
+    if (op != "exp" && op != "exp2")
+      throw nb::value_error(("polynomial_share is for exp and exp2, not " + op).c_str());
+    return guarded([&] {
+      return op == "exp" ? hb::exp(x, fastOf(fast), share) : hb::exp2(x, fastOf(fast), share);
+    });
+  });
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return guarded([&] { return hb::where(operand(c), operand(a), operand(b)); });
   });

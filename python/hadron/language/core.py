@@ -760,8 +760,22 @@ def _math(name: str) -> Callable[..., tensor]:
     return fn
 
 
-exp = _math("exp")
-exp2 = _math("exp2")
+def _exp(name: str) -> Callable[..., tensor]:
+    def fn(x: tensor, fast: bool = False, polynomial_share: float = 0.0) -> tensor:
+        x = _tensor(x, name)
+        share = float(_unwrap(polynomial_share))
+        if share == 0.0:
+            return tensor(_builder.math(name, x.handle, bool(fast)))
+        return tensor(_builder.exp_polynomial(name, x.handle, bool(fast), share))
+    fn.__name__ = name
+    fn.__doc__ = (f"Elementwise {name} (fast=True: the target's approximate form; "
+                  "polynomial_share=S with fast: share S of each thread's registers by a "
+                  "polynomial on the FMA units, docs/ir.md 'Fast math').")
+    return fn
+
+
+exp = _exp("exp")
+exp2 = _exp("exp2")
 log = _math("log")
 log2 = _math("log2")
 sqrt = _math("sqrt")
