@@ -555,10 +555,15 @@ Result<SmallVector<Value>> NvidiaHooks::matrixMultiplyAccumulate(OpBuilder &b, L
 }
 
 /// The f32 approximations Triton's NVIDIA back end emits: ex2.approx,
-/// lg2.approx, rsqrt.approx and div.full (full range, unlike div.approx),
-/// none .ftz so that subnormals behave as in the rest of the kernel. exp and
-/// log go through base 2: exp(x) = 2^(x log2 e), log(x) = log2(x) ln 2.
-/// docs/ir.md ("Fast math") gives their error bounds.
+/// lg2.approx, rsqrt.approx and div.full (full range, unlike div.approx).
+/// exp and exp2 are ex2.approx.ftz, the special-function unit's instruction
+/// alone, as Triton's exp2 (libdevice's with ftz reflection) and CUDA's
+/// fast math have it: without .ftz ptxas wraps each one in a compare and
+/// two predicated multiplies to reach subnormal results, which triples the
+/// instructions a softmax issues per exponential; results below 2^-126 are
+/// +0 instead. The others keep subnormals. exp and log go through base 2:
+/// exp(x) = 2^(x log2 e), log(x) = log2(x) ln 2. docs/ir.md ("Fast math")
+/// gives their error bounds.
 Value NvidiaHooks::approximateMath(OpBuilder &b, Location loc, ApproxFunction fn,
                                    ValueRange operands) {
   Type f32 = b.getF32Type();
@@ -573,9 +578,9 @@ Value NvidiaHooks::approximateMath(OpBuilder &b, Location loc, ApproxFunction fn
   auto compute = [&](ValueRange args) -> Value {
     switch (fn) {
     case ApproxFunction::Exp:
-      return call("llvm.nvvm.ex2.approx.f32", scale(args[0], llvm::numbers::log2e));
+      return call("llvm.nvvm.ex2.approx.ftz.f32", scale(args[0], llvm::numbers::log2e));
     case ApproxFunction::Exp2:
-      return call("llvm.nvvm.ex2.approx.f32", args[0]);
+      return call("llvm.nvvm.ex2.approx.ftz.f32", args[0]);
     case ApproxFunction::Log:
       return scale(call("llvm.nvvm.lg2.approx.f", args[0]), llvm::numbers::ln2);
     case ApproxFunction::Rsqrt:
