@@ -41,7 +41,7 @@ double runOne(const rt::Device &dev, const AttentionKernel &ak, rt::Kernel &kern
   if (!dq->upload(q) || !dk->upload(k) || !dv->upload(v) || !dout->upload(out))
     return fail("upload failed");
   const float scale = 1.f / std::sqrt(float(d));
-  std::array<uint32_t, 3> grid{nCtx / 128, heads, 1};
+  std::array<uint32_t, 3> grid{(nCtx + ak.blockM - 1) / ak.blockM, heads, 1};
   std::vector<hd_arg> args{dq->arg(),          dk->arg(),
                            dv->arg(),          dout->arg(),
                            rt::arg::f32(scale), rt::arg::i32(int32_t(nCtx))};
@@ -69,8 +69,14 @@ double runOne(const rt::Device &dev, const AttentionKernel &ak, rt::Kernel &kern
   // catches any misplaced row, column or block.
   std::uniform_int_distribution<uint64_t> pick(0, uint64_t(heads) * nCtx - 1);
   std::vector<double> sc(nCtx), ref(d);
+  // The first row of the second head and the last row overall are always
+  // among them: a program whose rows run past n_ctx must not have written
+  // the next head's rows, nor left its last rows unwritten.
   for (int t = 0; t < 24; ++t) {
-    uint64_t row = pick(rng), head = row / nCtx;
+    uint64_t row = t == 0   ? uint64_t(heads > 1 ? nCtx : 0)
+                   : t == 1 ? uint64_t(heads) * nCtx - 1
+                            : pick(rng);
+    uint64_t head = row / nCtx;
     const uint16_t *qr = &q[row * d];
     double mx = -INFINITY;
     for (uint32_t j = 0; j < nCtx; ++j) {

@@ -23,7 +23,7 @@
 namespace hadron::bench {
 
 /// One attention kernel `name(q, k, v, out, sm_scale, n_ctx)`, one program
-/// per 128 query rows of one head (grid [n_ctx / 128, heads]).
+/// per `blockM` query rows of one head (grid [ceil(n_ctx / blockM), heads]).
 struct AttentionKernel {
   std::string label; ///< where it comes from
   std::string ir, name;
@@ -32,6 +32,7 @@ struct AttentionKernel {
   /// "" for the head dim's plain kernel, else the JSON key part of another
   /// (hadron_<variant>_TFLOPs).
   std::string variant;
+  uint32_t blockM = 128; ///< query rows a program
 };
 
 /// The embedded examples (head dims 64 and 128, sm_90a).

@@ -86,8 +86,10 @@ const char kUsage[] =
     "               'persistent' gets one program per compute unit\n"
     "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
     "               forward examples (head dim 64 and 128, sm_90a) on 4 x 32 heads\n"
-    "  --attention-ir FILE an attention kernel to time instead: its first kernel\n"
-    "               (q, k, v, out, sm_scale, n_ctx) named ..._hdD for head dim D\n"
+    "  --attention-ir FILE[:ROWS] an attention kernel to time instead: its first\n"
+    "               kernel (q, k, v, out, sm_scale, n_ctx) named ..._hdD for head dim\n"
+    "               D, ROWS query rows a program (default 128), grid (ceil(n_ctx/ROWS),\n"
+    "               heads)\n"
     "  --n          floats for copy/add (default: host 64Mi, GPU 2^28; a multiple of 16)\n"
     "  --softmax    row shapes (default: host 8192x1024, GPU 32768x1024,8192x8192;\n"
     "               columns a multiple of 16)\n"
@@ -913,15 +915,28 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   return true;
 }
 
-/// The attention kernels to run: the embedded examples, or the first
-/// func.func of `path`, whose name ends in _hdD for head dim D.
-bool attentionKernelsFor(const std::string &path, std::vector<AttentionKernel> &out,
+/// The attention kernels to run: the embedded examples, or `spec` =
+/// FILE[:ROWS], whose first func.func is the kernel, named _hdD for head dim
+/// D, with ROWS query rows a program (default 128).
+bool attentionKernelsFor(const std::string &spec, std::vector<AttentionKernel> &out,
                          std::string &why) {
-  if (path.empty()) {
+  if (spec.empty()) {
     out = attentionKernels();
     return true;
   }
   AttentionKernel k;
+  std::string path = spec;
+  size_t colon = spec.rfind(':');
+  if (colon != std::string::npos && colon + 1 < spec.size() &&
+      spec.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+    path = spec.substr(0, colon);
+    unsigned long rows = std::strtoul(spec.c_str() + colon + 1, nullptr, 10);
+    if (rows == 0 || rows % 64 || rows > 1024) {
+      why = "--attention-ir " + spec + ": the rows after ':' are a multiple of 64 up to 1024";
+      return false;
+    }
+    k.blockM = static_cast<uint32_t>(rows);
+  }
   k.label = path;
   if (!readKernelFile("--attention-ir", path, k.ir, k.name, why))
     return false;

@@ -26,6 +26,10 @@ WS = len(sys.argv) > 4 and sys.argv[4] == "ws"
 # inter-warpgroup schedule): one issues its S and P v products while the
 # other runs its softmax. The layouts are per warpgroup (4 warps, 64 rows).
 PP = len(sys.argv) > 4 and sys.argv[4] == "pingpong"
+# CONSUMERS=N in the environment (ping-pong only): N consumer warpgroups
+# taking turns round-robin, 64 * N query rows per program (FlashAttention-3
+# runs three at head dim 64); rows past n_ctx are computed but not stored.
+NC = int(__import__("os").environ.get("CONSUMERS", "2"))
 if PP:
     NW, BM = 4, 64
 KNAME = "attention_fwd_pingpong" if PP else "attention_fwd"
@@ -484,9 +488,9 @@ def consumer_constants(i):
     o(i + f"%m_init = arith.constant dense<0xFF800000> : {RS}")
     o(i + f"%l_init = arith.constant dense<0.0> : {RS}")
 
-def store_out(i):
+def store_out(i, masked=False):
     """O / l (%acc_end over %res#2), rounded to bf16, stored 16 bytes a thread
-    at %q_off."""
+    at %q_off (`masked`: only the rows below n_ctx)."""
     o(i + f"%l_o = hd.convert_layout %res#2 : {RS} -> {RO}")
     o(i + f"%l2 = hd.expand_dims %l_o axis = 1 : {RO} -> {T([BM, 1], 'f32', '#acc_o')}")
     o(i + f"%lb2 = hd.broadcast %l2 : {T([BM, 1], 'f32', '#acc_o')} -> {OACC}")
@@ -495,7 +499,14 @@ def store_out(i):
     o(i + f"%o_st = hd.convert_layout %o16 : {T([BM, D], 'bf16', '#acc_o')} -> {QT}")
     o(i + f"%op = hd.splat %out : {T([BM, D], P, '#ld')}")
     o(i + f"%optrs = hd.addptr %op, %q_off : {T([BM, D], P, '#ld')}, {T([BM, D], 'i32', '#ld')}")
-    o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+    if not masked:
+        o(i + f"hd.store %optrs, %o_st : {T([BM, D], P, '#ld')}")
+        return
+    o(i + f"%nrow = hd.splat %n_ctx : {T([BM], 'i32', '#ld_r')}")
+    o(i + f"%in_r = arith.cmpi slt, %q_ri, %nrow : {T([BM], 'i32', '#ld_r')}")
+    o(i + f"%in_r2 = hd.expand_dims %in_r axis = 1 : {T([BM], 'i1', '#ld_r')} -> {T([BM, 1], 'i1', '#ld')}")
+    o(i + f"%in = hd.broadcast %in_r2 : {T([BM, 1], 'i1', '#ld')} -> {T([BM, D], 'i1', '#ld')}")
+    o(i + f"hd.store %optrs, %o_st mask %in : {T([BM, D], P, '#ld')}")
 
 def consumer_tail(i, k, wait, release):
     """The end of a consumer's iteration once S_(j+1) and P_j v_j are issued
@@ -562,7 +573,7 @@ def emit_ws():
         o(b + f"%st{st} = arith.constant {st} : i32")
         for x in ("kfull", "vfull", "kempty", "vempty"):
             o(b + f"%{x}{st} = hd.memdesc_index %{x}[%st{st}] : {BARS} -> {BAR}")
-            o(b + f"hd.mbarrier_init %{x}{st}, {(2 * NW if PP else NW) if 'empty' in x else 1} : {BAR}")
+            o(b + f"hd.mbarrier_init %{x}{st}, {(NC * NW if PP else NW) if 'empty' in x else 1} : {BAR}")
 
     def wait(bars, sfx, blk, ind, producer=False):
         """Waits for the phase of block `blk`'s round on its stage's barrier
@@ -631,33 +642,45 @@ def emit_ws():
     o("}")
 
 def emit_pingpong(wait, release):
-    """The rest of emit_ws for two consumer regions that take turns."""
+    """The rest of emit_ws for NC consumer regions that take turns."""
     DB, KD, QD, KM, BARS, BAR, QBARS, QBAR = tma_types()
-    TURNS = "!hd.memdesc<2x1xi64, #bar_sh>"
-    TURN = "!hd.memdesc<1xi64, #bar_sh, alloc = 2x1>"
-    # This program's 128 rows: warpgroup w takes rows m0 + 64 w.
-    o(b + f"%q_smem1 = hd.local_alloc -> {QM}")
+    NT = 1 << (NC - 1).bit_length()  # allocation dims are powers of two
+    TURNS = f"!hd.memdesc<{NT}x1xi64, #bar_sh>"
+    TURN = f"!hd.memdesc<1xi64, #bar_sh, alloc = {NT}x1>"
+    # This program's 64 * NC rows: warpgroup w takes rows m1 + 64 w.
+    for w in range(1, NC):
+        o(b + f"%q_smem{w} = hd.local_alloc -> {QM}")
     o(b + f"%turns = hd.local_alloc -> {TURNS}")
-    for w in range(2):
+    for w in range(NC):
+        if w >= STAGES:
+            o(b + f"%st{w} = arith.constant {w} : i32")
         o(b + f"%turn{w} = hd.memdesc_index %turns[%st{w}] : {TURNS} -> {TURN}")
         o(b + f"hd.mbarrier_init %turn{w}, {NW} : {TURN}")
     o(b + f"%cBMw = arith.constant {BM} : i32")
-    o(b + "%m1 = arith.addi %m0, %m0 : i32")
-    o(b + "%m0w0 = arith.addi %m1, %c0 : i32")
-    o(b + "%m0w1 = arith.addi %m1, %cBMw : i32")
-    o(b + "%q_row0 = arith.addi %head_row, %m0w0 : i32")
-    o(b + "%q_row1 = arith.addi %head_row, %m0w1 : i32")
+    if NC == 2:
+        o(b + "%m1 = arith.addi %m0, %m0 : i32")
+    else:
+        o(b + f"%cRows = arith.constant {BM * NC} : i32")
+        o(b + "%m1 = arith.muli %pid_m, %cRows : i32")
+    for w in range(2, NC):
+        o(b + f"%cBMw{w} = arith.constant {BM * w} : i32")
+    for w in range(NC):
+        o(b + f"%m0w{w} = arith.addi %m1, " + ("%c0" if w == 0 else "%cBMw" if w == 1
+                                                 else f"%cBMw{w}") + " : i32")
+    for w in range(NC):
+        o(b + f"%q_row{w} = arith.addi %head_row, %m0w{w} : i32")
 
     def consumer(w):
         i = b + "  "
         k = i + "  "
-        mine, other = f"%turn{w}", f"%turn{1 - w}"
-        q = "%q_smem" if w == 0 else "%q_smem1"
+        mine, nxt = f"%turn{w}", f"%turn{(w + 1) % NC}"
+        q = "%q_smem" if w == 0 else f"%q_smem{w}"
 
         def turn(sfx, count, ind):
             """Waits for this warpgroup's turn number `count` on the matrix
-            unit. Warpgroup 0 goes first: its first wait is on the phase
-            before the first, complete from the start."""
+            unit (the warpgroup before it has had its turn `count`).
+            Warpgroup 0 goes first: its first wait is on the phase before
+            the first, complete from the start."""
             o(ind + f"%tph{sfx} = arith.andi {count}, %c1 : i32")
             ph = f"%tph{sfx}"
             if w == 0:
@@ -666,9 +689,9 @@ def emit_pingpong(wait, release):
             o(ind + f"hd.mbarrier_wait {mine}, {ph} : {TURN}")
 
         def done_turn(ind):
-            o(ind + f"hd.mbarrier_arrive {other} {{per_warp}} : {TURN}")
+            o(ind + f"hd.mbarrier_arrive {nxt} {{per_warp}} : {TURN}")
 
-        o(i + f"// Warpgroup {w}: query rows m0 + {BM * w}.")
+        o(i + f"// Warpgroup {w}: query rows {'m0' if NC == 2 else 'm1'} + {BM * w}.")
         consumer_constants(i)
         o(i + f"hd.mbarrier_wait %qbar, %c0 : {QBAR}")
         wait("kfull", "_0", "%c0", i)
@@ -681,7 +704,7 @@ def emit_pingpong(wait, release):
         softmax("_0", "%s0", "%m_init", "%l_init", i)
         o(i + "%ub = arith.index_cast %last : i32 to index")
         o(i + "// Iteration j: in this warpgroup's turn, S_(j+1) and O * alpha +")
-        o(i + "// P_j v_j are issued; then the other warpgroup's turn, while this")
+        o(i + f"// P_j v_j are issued; then the {'other' if NC == 2 else 'next'} warpgroup's turn, while this")
         o(i + "// one runs the softmax of S_(j+1).")
         o(i + f"%res:5 = scf.for %j = %lb to %ub step %step iter_args(%acc = %zero_o, %m_i = %m_0, %l_i = %l_0, %pj = %pa_0, %alpha_j = %alpha_0) -> ({OACC}, {RS}, {RS}, {PT}, {RS}) {{")
         o(k + "%j32 = arith.index_cast %j : index to i32")
@@ -697,27 +720,37 @@ def emit_pingpong(wait, release):
         done_turn(k)
         consumer_tail(i, k, wait, release)
         rowmajor_at(i, f"%m0w{w}")
-        store_out(i)
+        store_out(i, masked=NC != 2)
         o(i + "hd.warp_return")
 
-    o(b + "hd.warp_specialize warps [4, 4] regs [240, 240, 24] default {")
+    regs = [REGS] * NC + [PRODUCER_REGS]
+    o(b + f"hd.warp_specialize warps [{', '.join(['4'] * NC)}] regs [{', '.join(map(str, regs))}] default {{")
     consumer(0)
     o(b + "} partitions {")
-    consumer(1)
-    o(b + "}, {")
+    for w in range(1, NC):
+        consumer(w)
+        o(b + "}, {")
     i = b + "  "
     k = i + "  "
-    o(i + "// Producer warpgroup: both q halves, then k_j and v_j into stage")
-    o(i + f"// j % {STAGES} once both consumer warpgroups handed it back.")
-    o(i + f"hd.mbarrier_expect %qbar, {2 * BM * DB} : {QBAR}")
-    o(i + f"hd.async_tensor_copy %q[%q_row0, %c0], %qbar, %q_smem : {QD}, {QBAR} -> {QM}")
-    o(i + f"hd.async_tensor_copy %q[%q_row1, %c0], %qbar, %q_smem1 : {QD}, {QBAR} -> {QM}")
+    if NC == 2:
+        o(i + "// Producer warpgroup: both q halves, then k_j and v_j into stage")
+        o(i + f"// j % {STAGES} once both consumer warpgroups handed it back.")
+    else:
+        o(i + f"// Producer warpgroup: the {NC} q blocks, then k_j and v_j into stage")
+        o(i + f"// j % {STAGES} once every consumer warpgroup handed it back.")
+    o(i + f"hd.mbarrier_expect %qbar, {NC * BM * DB} : {QBAR}")
+    for w in range(NC):
+        o(i + f"hd.async_tensor_copy %q[%q_row{w}, %c0], %qbar, " + ("%q_smem" if w == 0 else f"%q_smem{w}") + f" : {QD}, {QBAR} -> {QM}")
     producer_loop(i, k, wait)
     o(i + "hd.warp_return")
     o(b + "}")
     o(b + "return")
     o("  }")
     o("}")
+
+# Register budgets a thread (setmaxnreg on NVIDIA): 64 Ki registers over
+# 128 threads a warpgroup; with three consumers FlashAttention-3's 160 / 32.
+REGS, PRODUCER_REGS = (240, 24) if NC == 2 else (160, 32)
 
 def rowmajor_at(ind, r0="%m0"):
     """rowmajor('q', ...) at indentation `ind`, rows from `r0`."""
@@ -732,7 +765,8 @@ if WS or PP:
     emit_ws()
 if PP:
     head = [i for i, l in enumerate(L) if l.startswith("//")]
-    L[:len(head)] = f"""// Flash attention forward, head dim {D}, FlashAttention-3's schedule: out =
+    if NC == 2:
+        L[:len(head)] = f"""// Flash attention forward, head dim {D}, FlashAttention-3's schedule: out =
 // softmax(q k^T * sm_scale) v per head, bf16 q, k, v (tensor descriptors over
 // [heads * n_ctx, {D}]) and out ([heads, n_ctx, {D}]), f32 softmax and
 // accumulation, n_ctx a multiple of 128; one program per 128 query rows of
@@ -751,4 +785,24 @@ if PP:
 // NVIDIA sm_90a only (warp specialisation with register budgets); the host
 // runs attention_fwd_hd{D}.mlir.
 // Generated by examples/nvidia/gen_attention.py {D} {BN} 8 pingpong.""".split("\n")
+    else:
+        R = 64 * NC
+        L[:len(head)] = f"""// Flash attention forward, head dim {D}, FlashAttention-3's schedule with
+// {NC} consumer warpgroups: out = softmax(q k^T * sm_scale) v per head, bf16 q,
+// k, v (tensor descriptors over [heads * n_ctx, {D}]) and out ([heads, n_ctx,
+// {D}]), f32 softmax and accumulation, n_ctx a multiple of 128; one program
+// per {R} query rows of one head (grid [ceil(n_ctx / {R}), heads]; the last
+// program's rows past n_ctx are computed and not stored). hd.warp_specialize
+// runs {NC + 1} warpgroups, with register budgets (regs [{', '.join([str(REGS)] * NC)}, {PRODUCER_REGS}]:
+// setmaxnreg on NVIDIA sm_90a):
+//  - a producer warpgroup issues the copies: q's {NC} 64-row blocks once, then
+//    k_j and v_j into stage j % {STAGES} once every consumer has handed that
+//    stage back (per-warp arrivals on its "empty" barrier, count {4 * NC});
+//  - {NC} consumer warpgroups, 64 query rows each, run the online softmax of
+//    attention_fwd_hd{D}.mlir and take turns on the matrix unit, round-robin:
+//    a warpgroup issues its two products only in its turn (an mbarrier the
+//    warpgroup before it arrives on, per warp, once it has issued its own),
+//    so the others' softmaxes run under its products.
+// NVIDIA sm_90a only (warp specialisation with register budgets).
+// Generated by CONSUMERS={NC} examples/nvidia/gen_attention.py {D} {BN} 8 pingpong.""".split("\n")
 print("\n".join(L))
