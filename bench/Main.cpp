@@ -23,6 +23,7 @@
 #include "hadron/runtime/Runtime.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -54,7 +55,7 @@ struct Options {
   uint64_t n = 0; ///< 0: the mode's default
   std::vector<std::pair<uint32_t, uint32_t>> shapes;
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
-  std::vector<uint32_t> matmulSizes; ///< --matmul; empty: 4096, 8192
+  std::vector<std::array<uint32_t, 3>> matmulShapes; ///< --matmul; empty: 4096³, 8192³
   std::string matmulIR;              ///< --matmul-ir FILE[:BMxBN]; empty: the examples
   std::vector<uint32_t> attentionContexts; ///< --attention; empty: 4096, 16384
   std::string attentionIR;                 ///< --attention-ir FILE; empty: the examples
@@ -77,9 +78,9 @@ const char kUsage[] =
     "  --device     runtime selector: host (default), nvidia, nvidia:1, ...\n"
     "  --only       comma list of copy, add, softmax, matmul, attention, launch (default\n"
     "               copy,add,softmax)\n"
-    "  --matmul     square GEMM sizes, multiples of 256 (default 4096,8192): the bf16\n"
-    "               kernels of examples/nvidia side by side (mma.sync on sm_80+, wgmma\n"
-    "               on sm_90a)\n"
+    "  --matmul     GEMM sizes (square) or MxNxK shapes, multiples of 256 (default\n"
+    "               4096,8192): the bf16 kernels of examples/nvidia side by side\n"
+    "               (mma.sync on sm_80+, wgmma on sm_90a)\n"
     "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
     "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
     "               (m/BM, n/BN), as the examples; a kernel whose name holds\n"
@@ -227,13 +228,30 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
       if (!value(v))
         return false;
       for (const std::string &item : splitList(v)) {
-        char *end = nullptr;
-        unsigned long size = std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || *end || size == 0 || size % 256 || size > 32768) {
-          why = "--matmul: '" + item + "' is not a size that is a multiple of 256 up to 32768";
+        // SIZE (square) or MxNxK.
+        std::vector<std::string> parts;
+        for (size_t at = 0;;) {
+          size_t x = item.find('x', at);
+          parts.push_back(item.substr(at, x == std::string::npos ? x : x - at));
+          if (x == std::string::npos)
+            break;
+          at = x + 1;
+        }
+        std::array<uint32_t, 3> shape{};
+        bool ok = parts.size() == 1 || parts.size() == 3;
+        for (size_t d = 0; d < parts.size() && ok; ++d) {
+          uint64_t size = 0;
+          ok = parseUnsigned(parts[d], size) && size && size % 256 == 0 && size <= 32768;
+          shape[d] = static_cast<uint32_t>(size);
+        }
+        if (parts.size() == 1)
+          shape[1] = shape[2] = shape[0];
+        if (!ok) {
+          why = "--matmul: '" + item +
+                "' is not a size or an MxNxK shape of multiples of 256 up to 32768";
           return false;
         }
-        o.matmulSizes.push_back(static_cast<uint32_t>(size));
+        o.matmulShapes.push_back(shape);
       }
     } else if (flag == "--attention") {
       if (!value(v))
@@ -1116,7 +1134,10 @@ int main(int argc, char **argv) {
                     "does\n", dev->name().c_str());
       } else {
         MatmulOptions mo;
-        mo.sizes = o.matmulSizes.empty() ? std::vector<uint32_t>{4096, 8192} : o.matmulSizes;
+        mo.shapes = o.matmulShapes.empty()
+                        ? std::vector<std::array<uint32_t, 3>>{{4096, 4096, 4096},
+                                                                {8192, 8192, 8192}}
+                        : o.matmulShapes;
         mo.warmup = o.warmup;
         mo.reps = std::min(o.reps, 20u);
         std::string why;

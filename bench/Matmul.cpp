@@ -19,10 +19,10 @@ namespace {
 
 /// Checks and times one kernel on one size; returns TFLOP/s or a negative
 /// value after appending to `failures`.
-double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel, uint32_t size,
-              const MatmulOptions &o, std::mt19937_64 &rng, const std::string &key,
-              std::vector<std::string> &failures) {
-  const uint64_t m = size, n = size, k = size;
+double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
+              const std::array<uint32_t, 3> &shape, const MatmulOptions &o,
+              std::mt19937_64 &rng, const std::string &key, std::vector<std::string> &failures) {
+  const uint64_t m = shape[0], n = shape[1], k = shape[2];
   auto fail = [&](const std::string &what) {
     failures.push_back(key + " " + mk.variant + ": " + what);
     return -1.0;
@@ -120,14 +120,14 @@ void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json
     loaded.push_back({&mk, std::move(*module), std::move(*kernel)});
   }
   std::mt19937_64 rng{std::random_device{}()};
-  for (uint32_t size : o.sizes) {
-    std::string key = "matmul" + std::to_string(size) + "x" + std::to_string(size) + "x" +
-                      std::to_string(size);
+  for (const std::array<uint32_t, 3> &shape : o.shapes) {
+    std::string key = "matmul" + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+                      std::to_string(shape[2]);
     std::printf("\n%s (bf16 in, f32 accumulate, bf16 out)\n", key.c_str());
     double best = -1;
     std::string bestVariant;
     for (Loaded &l : loaded) {
-      double tflops = runOne(dev, *l.mk, *l.kernel, size, o, rng, key, failures);
+      double tflops = runOne(dev, *l.mk, *l.kernel, shape, o, rng, key, failures);
       if (tflops < 0)
         continue;
       std::printf("  hadron  %-6s %-44s %9.1f TFLOP/s\n", l.mk->variant.c_str(),

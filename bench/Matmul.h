@@ -1,7 +1,7 @@
 //===- Matmul.h - The bf16 GEMM on matrix instructions, timed -------------===//
 //
-// The GEMM examples (embedded when hadron-bench is built) on square sizes,
-// side by side: each kernel and size is first checked against a host
+// The GEMM examples (embedded when hadron-bench is built) on M x N x K
+// shapes (square by default), side by side: each kernel and size is first checked against a host
 // reference on a sample of C's entries (fresh random inputs, C poisoned),
 // then timed with device events (median). Throughput counts 2*M*N*K flops,
 // as the reference script does, in 1e12 per second. The JSON holds each
@@ -16,6 +16,7 @@
 
 #include "hadron/runtime/Runtime.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,8 @@ struct MatmulKernel {
 const std::vector<MatmulKernel> &matmulKernels();
 
 struct MatmulOptions {
-  std::vector<uint32_t> sizes; ///< square M = N = K, multiples of 128
+  /// M, N, K of each shape, multiples of 256 (square ones by default).
+  std::vector<std::array<uint32_t, 3>> shapes;
   unsigned warmup = 5, reps = 20;
   std::vector<MatmulKernel> kernels; ///< empty: matmulKernels()
 };

@@ -6,8 +6,10 @@
 hadron.json comes from `hadron-bench --device nvidia --json hadron.json`, ref.json from
 /work/shared/bench/triton_gluon_reference.py --out ref.json, run on the same GPU in the
 same command (bench/attention_reference.py --out ref2.json for attention; several
-reference files are merged). Both count bytes read plus written, in 1e9 bytes per
-second, GEMMs 2*M*N*K flops and attention 4*heads*n_ctx^2*d flops in 1e12 per second. A ratio above 1 means Hadron's best config is faster.
+reference files are merged, a later file's keys winning; bench/gluon_matmul_reference.py
+--out ref3.json adds a Gluon column to the GEMM table). Both count bytes read plus written,
+in 1e9 bytes per second, GEMMs 2*M*N*K flops and attention 4*heads*n_ctx^2*d flops in 1e12
+per second. A ratio above 1 means Hadron's best config is faster.
 """
 import json
 import sys
@@ -42,24 +44,26 @@ def main(argv):
         row += "  " + hadron.get(w + ".hadron_best_config", "")
         print(row)
     gemms = [k[: -len(".hadron_TFLOPs")] for k in hadron if k.endswith(".hadron_TFLOPs")]
+    # A Gluon column only where some reference file has Gluon figures for these GEMMs
+    # (bench/gluon_matmul_reference.py); the table is unchanged otherwise.
+    has_gluon = any(ref.get(g + ".gluon_best_TFLOPs") for g in gemms)
     if gemms:
         print(f"\n{'GEMM / attention (bf16)':<34} {'kernel':>7} {'Hadron TFLOP/s':>15} {'torch':>8} "
-              f"{'triton':>8} {'H/torch':>8} {'H/triton':>9}")
+              f"{'triton':>8}" + (f" {'gluon':>8}" if has_gluon else "") + f" {'H/torch':>8} {'H/triton':>9}"
+              + (f" {'H/gluon':>8}" if has_gluon else ""))
     for g in gemms:
         t, tr = ref.get(g + ".torch_TFLOPs"), ref.get(g + ".triton_best_TFLOPs")
+        gb = ref.get(g + ".gluon_best_TFLOPs")
         cell = lambda v: f"{v:>8.1f}" if v else f"{'-':>8}"
         # Every kernel hadron-bench ran on this size, then the best of them.
         variants = sorted(k[len(g) + len(".hadron_"): -len("_TFLOPs")] for k in hadron
                           if k.startswith(g + ".hadron_") and k.endswith("_TFLOPs")
                           and k != g + ".hadron_TFLOPs")
-        for v in variants:
-            h = hadron[f"{g}.hadron_{v}_TFLOPs"]
+        rows = [(v, hadron[f"{g}.hadron_{v}_TFLOPs"]) for v in variants]
+        for v, h in rows or [("", hadron[g + ".hadron_TFLOPs"])]:
             ratio = lambda r, w: f"{h / r:>{w - 1}.2f}x" if r else f"{'-':>{w}}"
-            print(f"{g:<34} {v:>7} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
-        if not variants:
-            h = hadron[g + ".hadron_TFLOPs"]
-            ratio = lambda r, w: f"{h / r:>{w - 1}.2f}x" if r else f"{'-':>{w}}"
-            print(f"{g:<34} {'':>7} {h:>15.1f} {cell(t)} {cell(tr)} {ratio(t, 8)} {ratio(tr, 9)}")
+            print(f"{g:<34} {v:>7} {h:>15.1f} {cell(t)} {cell(tr)}" + (f" {cell(gb)}" if has_gluon else "")
+                  + f" {ratio(t, 8)} {ratio(tr, 9)}" + (f" {ratio(gb, 8)}" if has_gluon else ""))
     if "launch.hadron_call_us" in hadron:
         print("\nlaunch overhead (us per launch)   Hadron  cuLaunchKernel  ratio")
         for what, key in (("launch call, no sync", "call"), ("N launches + 1 sync", "batch"),
