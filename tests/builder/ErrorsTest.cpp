@@ -121,6 +121,130 @@ TEST(BuilderErrors, DotShapesDoNotChain) {
   expectError(k, "dot: shapes do not chain: a [32, 8] * b [16, 32]");
 }
 
+// Dots on shared memory and async dots.
+const Layout kRing = Swizzled{8, 1, 8, {2, 1, 0}};
+const Layout kStage = Swizzled{8, 1, 8, {1, 0}};
+
+TEST(BuilderErrors, DotReadsRank2SharedTiles) {
+  auto k = jit("k", [] {
+    SharedMemory ring = allocate_shared_memory(float16, {2, 32, 32}, kRing);
+    SharedMemory b = allocate_shared_memory(float16, {32, 32}, kStage);
+    Tensor c = full({32, 32}, 0.0, float32, L2);
+    line = __LINE__; dot(ring, b, c);
+  });
+  expectError(k, "dot: a is a shared-memory tile of shape [2, 32, 32]; dot reads rank-2 tiles "
+                 "from shared memory (take one with .index(i))");
+}
+
+TEST(BuilderErrors, DotSharedOperandsOfDifferentTypes) {
+  auto k = jit("k", [] {
+    SharedMemory a = allocate_shared_memory(float16, {32, 16}, kStage);
+    SharedMemory b = allocate_shared_memory(float32, {16, 32}, kStage);
+    Tensor c = full({32, 32}, 0.0, float32, L2);
+    line = __LINE__; dot(a, b, c);
+  });
+  expectError(k, "dot: a (shared memory) holds f16 but b (shared memory) holds f32; the operands "
+                 "must have one element type");
+}
+
+TEST(BuilderErrors, DotRegisterAndSharedOperandsOfDifferentTypes) {
+  auto k = jit("k", [] {
+    Tensor a = full({32, 16}, 1.0, float32, DotOperand{0, L2});
+    SharedMemory b = allocate_shared_memory(float16, {16, 32}, kStage);
+    Tensor c = full({32, 32}, 0.0, float32, L2);
+    line = __LINE__; dot(a, b, c);
+  });
+  expectError(k, "dot: a holds f32 but b (shared memory) holds f16");
+}
+
+TEST(BuilderErrors, DotSharedShapesDoNotChain) {
+  auto k = jit("k", [] {
+    SharedMemory a = allocate_shared_memory(float16, {32, 16}, kStage);
+    SharedMemory b = allocate_shared_memory(float16, {32, 32}, kStage);
+    Tensor c = full({32, 32}, 0.0, float32, L2);
+    line = __LINE__; dot(a, b, c, {.async = true});
+  });
+  expectError(k, "dot: shapes do not chain: a (shared memory) [32, 16] * b (shared memory) "
+                 "[32, 32] + acc [32, 32]");
+}
+
+TEST(BuilderErrors, DotOnAnEmptySharedMemory) {
+  auto k = jit("k", [] {
+    Tensor a = full({32, 16}, 1.0, float16, DotOperand{0, L2});
+    SharedMemory never;
+    Tensor c = full({32, 32}, 0.0, float32, L2);
+    line = __LINE__; dot(a, never, c);
+  });
+  expectError(k, "dot: b is an empty SharedMemory (never allocated)");
+}
+
+TEST(BuilderErrors, DotIntoAScalar) {
+  auto k = jit("k", [] {
+    SharedMemory a = allocate_shared_memory(float16, {32, 16}, kStage);
+    SharedMemory b = allocate_shared_memory(float16, {16, 32}, kStage);
+    line = __LINE__; dot(a, b, constant(0.0, float32));
+  });
+  expectError(k, "dot: acc is the scalar f32; it must be a tile");
+}
+
+// wgmma reads B from shared memory: a register tile for it has no layout,
+// and the error says where B must be instead.
+TEST(BuilderErrors, DotMatrixInstructionNeedsSharedB) {
+  auto k = jit("k", [] {
+    const Layout mma = Mma{"#hd.matrix_instr<{name = \"wgmma.m64n64k16.f16\", shape = [64, 64, "
+                           "16], aType = f16, bType = f16, accType = f32, acc = {register = [[0, "
+                           "1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, "
+                           "0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]}}>",
+                           {4, 1}};
+    line = __LINE__; full({16, 64}, 1.0, float16, DotOperand{1, mma});
+  });
+  expectError(k, "\"wgmma.m64n64k16.f16\" reads operand B from shared memory: it has no "
+                 "register layout; pass the dot a !hd.memdesc");
+}
+
+TEST(BuilderErrors, DotWaitPendingBelowZero) {
+  auto k = jit("k", [] {
+    SharedMemory a = allocate_shared_memory(float16, {32, 16}, kStage);
+    SharedMemory b = allocate_shared_memory(float16, {16, 32}, kStage);
+    Tensor d = dot(a, b, full({32, 32}, 0.0, float32, L2), {.async = true});
+    line = __LINE__; dot_wait(d, -1);
+  });
+  expectError(k, "dot_wait: pending = -1 must be >= 0");
+}
+
+TEST(BuilderErrors, DotWaitOnAScalar) {
+  auto k = jit("k", [] {
+    line = __LINE__; dot_wait(constant(1.0, float32), 0);
+  });
+  expectError(k, "dot_wait: needs a tile, got the scalar f32");
+}
+
+TEST(BuilderErrors, ReinterpretAView) {
+  auto k = jit("k", [] {
+    SharedMemory ring = allocate_shared_memory(float16, {2, 32, 32}, kRing);
+    line = __LINE__; ring.index(0).reinterpret(float32, {16, 16}, kStage);
+  });
+  expectError(k, "SharedMemory::reinterpret: 'hd.memdesc_reinterpret' op reinterprets a whole "
+                 "allocation; '!hd.memdesc<32x32xf16");
+}
+
+TEST(BuilderErrors, ReinterpretAsALargerTile) {
+  auto k = jit("k", [] {
+    SharedMemory ring = allocate_shared_memory(float16, {2, 32, 32}, kRing);
+    line = __LINE__; ring.reinterpret(float32, {64, 32}, kStage);
+  });
+  expectError(k, "needs 8192 bytes, more than the 4096 of '!hd.memdesc<2x32x32xf16");
+}
+
+TEST(BuilderErrors, ReinterpretWithADistributedLayout) {
+  auto k = jit("k", [] {
+    SharedMemory ring = allocate_shared_memory(float16, {2, 32, 32}, kRing);
+    line = __LINE__; ring.reinterpret(float16, {32, 64}, L2);
+  });
+  expectError(k, "SharedMemory::reinterpret: needs a shared layout (Swizzled, Padded, "
+                 "SharedLinear, MatrixShared), got #hd.blocked");
+}
+
 TEST(BuilderErrors, LayoutOfOtherWarps) {
   auto k = jit("k", [] {
     line = __LINE__; arange(0, 128, Blocked{{1}, {32}, {8}, {0}});

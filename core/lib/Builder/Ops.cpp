@@ -1180,7 +1180,8 @@ SharedMemory allocate_shared_memory(const DType &type, const std::vector<int64_t
   const std::string what = "allocate_shared_memory";
   if (!layout.isShared())
     t.fail(loc, what,
-           "needs a shared layout (Swizzled, Padded, SharedLinear), got " + layout.str());
+           "needs a shared layout (Swizzled, Padded, SharedLinear, MatrixShared), got " +
+               layout.str());
   Type elem = t.type(type, loc, what);
   auto enc = dyn_cast<hd::SharedLayoutAttrInterface>(t.layout(layout, loc, what));
   if (!enc)
@@ -1320,6 +1321,28 @@ SharedMemory SharedMemory::permute(const std::vector<int> &order, SourceLoc loc)
   SmallVector<int32_t> o(order.begin(), order.end());
   return SharedMemory(
       t.checked(hd::MemDescPermuteOp::create(t.b, t.at(loc), result, value_, o), loc, what)
+          .getResult());
+}
+
+SharedMemory SharedMemory::reinterpret(const DType &type, const std::vector<int64_t> &shape,
+                                       const Layout &layout, SourceLoc loc) const {
+  Trace &t = Trace::current(loc);
+  const std::string what = "SharedMemory::reinterpret";
+  memdesc(t, *this, loc, what);
+  if (!layout.isShared())
+    t.fail(loc, what,
+           "needs a shared layout (Swizzled, Padded, SharedLinear, MatrixShared), got " +
+               layout.str());
+  Type elem = t.type(type, loc, what);
+  auto enc = cast<hd::SharedLayoutAttrInterface>(t.layout(layout, loc, what));
+  t.takeDiagnostics();
+  auto result = hd::MemDescType::getChecked([&] { return emitError(t.at(loc)); },
+                                            ArrayRef<int64_t>(shape), elem, enc,
+                                            ArrayRef<int64_t>(shape));
+  if (!result)
+    t.fail(loc, what, t.takeDiagnostics());
+  return SharedMemory(
+      t.checked(hd::MemDescReinterpretOp::create(t.b, t.at(loc), result, value_), loc, what)
           .getResult());
 }
 
@@ -1586,23 +1609,74 @@ void cluster_barrier(SourceLoc loc) {
 // Dot
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// What dot needs to know of an operand, whichever kind it is.
+struct DotSide {
+  Value value;
+  ArrayRef<int64_t> shape;
+  Type element;
+  /// "a (shared memory)" or "a", for messages.
+  std::string name;
+};
+
+DotSide dotSide(Trace &t, const DotInput &x, const char *name, const SourceLoc &loc,
+                const std::string &what) {
+  if (x.isShared()) {
+    Value v = x.shared().value();
+    if (!v)
+      t.fail(loc, what, std::string(name) + " is an empty SharedMemory (never allocated)");
+    auto type = cast<hd::MemDescType>(v.getType());
+    if (type.getShape().size() != 2)
+      t.fail(loc, what,
+             std::string(name) + " is a shared-memory tile of shape " +
+                 shapeStr(type.getShape()) + "; dot reads rank-2 tiles from shared memory" +
+                 (type.getShape().size() > 2 ? " (take one with .index(i))" : ""));
+    return {v, type.getShape(), type.getElementType(), std::string(name) + " (shared memory)"};
+  }
+  Value v = requireTensor(t, x.tensor(), loc, what);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    t.fail(loc, what,
+           std::string(name) + " is the scalar " + str(v.getType()) +
+               "; it must be a tile or a SharedMemory");
+  return {v, type.getShape(), type.getElementType(), name};
+}
+
+} // namespace
+
 Tensor dot(const Tensor &a, const Tensor &b, const Tensor &acc, InputPrecision precision,
+           SourceLoc loc) {
+  return dot(DotInput(a), DotInput(b), acc, DotOptions{precision, false}, loc);
+}
+
+Tensor dot(const DotInput &a, const DotInput &b, const Tensor &acc, DotOptions options,
            SourceLoc loc) {
   Trace &t = Trace::current(loc);
   const std::string what = "dot";
-  RankedTensorType ta = tileOf(t, a, loc, what), tb = tileOf(t, b, loc, what),
-                   tc = tileOf(t, acc, loc, what);
-  if (ta.getRank() != 2 || tb.getRank() != 2 || tc.getRank() != 2)
+  DotSide sa = dotSide(t, a, "a", loc, what), sb = dotSide(t, b, "b", loc, what);
+  Value c = requireTensor(t, acc, loc, what);
+  auto tc = dyn_cast<RankedTensorType>(c.getType());
+  if (!tc)
+    t.fail(loc, what, "acc is the scalar " + str(c.getType()) + "; it must be a tile");
+  if (sa.shape.size() != 2 || sb.shape.size() != 2 || tc.getRank() != 2)
     t.fail(loc, what,
-           "needs rank-2 tiles, got " + shapeStr(ta.getShape()) + " * " + shapeStr(tb.getShape()) +
-               " + " + shapeStr(tc.getShape()));
-  if (ta.getDimSize(1) != tb.getDimSize(0) || ta.getDimSize(0) != tc.getDimSize(0) ||
-      tb.getDimSize(1) != tc.getDimSize(1))
+           "needs rank-2 tiles, got " + shapeStr(sa.shape) + " * " + shapeStr(sb.shape) + " + " +
+               shapeStr(tc.getShape()));
+  if (sa.shape[1] != sb.shape[0] || sa.shape[0] != tc.getDimSize(0) ||
+      sb.shape[1] != tc.getDimSize(1))
     t.fail(loc, what,
-           "shapes do not chain: a " + shapeStr(ta.getShape()) + " * b " +
-               shapeStr(tb.getShape()) + " + acc " + shapeStr(tc.getShape()) +
+           "shapes do not chain: " + sa.name + " " + shapeStr(sa.shape) + " * " + sb.name + " " +
+               shapeStr(sb.shape) + " + acc " + shapeStr(tc.getShape()) +
                " (need MxK * KxN + MxN)");
-  for (auto [i, type] : {std::pair{0, ta}, std::pair{1, tb}}) {
+  if (sa.element != sb.element)
+    t.fail(loc, what,
+           sa.name + " holds " + str(sa.element) + " but " + sb.name + " holds " +
+               str(sb.element) + "; the operands must have one element type");
+  for (auto [i, input] : {std::pair{0, &a}, std::pair{1, &b}}) {
+    if (input->isShared())
+      continue;
+    auto type = cast<RankedTensorType>(input->tensor().value().getType());
     auto op = dyn_cast_or_null<hd::DotOperandLayoutAttr>(type.getEncoding());
     if (!op || int(op.getOpIdx()) != i || op.getParent() != tc.getEncoding())
       t.fail(loc, what,
@@ -1610,8 +1684,21 @@ Tensor dot(const Tensor &a, const Tensor &b, const Tensor &acc, InputPrecision p
                  std::to_string(i) + ", <acc's layout>}, got " + str(type.getEncoding()) +
                  "; convert_layout it");
   }
-  auto op = hd::DotOp::create(t.b, t.at(loc), tc, a.value(), b.value(), acc.value(),
-                              static_cast<hd::InputPrecision>(precision));
+  auto op = hd::DotOp::create(t.b, t.at(loc), tc, sa.value, sb.value, c,
+                              static_cast<hd::InputPrecision>(options.precision), options.async);
+  return Tensor(t.checked(op, loc, what).getResult());
+}
+
+Tensor dot_wait(const Tensor &value, int pending, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "dot_wait";
+  RankedTensorType type = tileOf(t, value, loc, what);
+  if (pending < 0)
+    t.fail(loc, what,
+           "pending = " + std::to_string(pending) +
+               " must be >= 0 (how many async dots may still run)");
+  auto op = hd::DotWaitOp::create(t.b, t.at(loc), type, value.value(),
+                                  t.b.getI32IntegerAttr(pending));
   return Tensor(t.checked(op, loc, what).getResult());
 }
 

@@ -480,6 +480,13 @@ public:
                      SourceLoc loc = SourceLoc::current()) const;
   /// A view with dimension i = dimension order[i] of this one.
   SharedMemory permute(const std::vector<int> &order, SourceLoc loc = SourceLoc::current()) const;
+  /// The whole allocation seen as a tile of another element type, shape or
+  /// (shared) layout that needs no more bytes (hd.memdesc_reinterpret,
+  /// Gluon's `_reinterpret`): a ring of stages reused as an epilogue's
+  /// staging tile once nothing reads or writes the ring any more. This must
+  /// be the allocation itself, not a view (index, slice) of it.
+  SharedMemory reinterpret(const DType &type, const std::vector<int64_t> &shape,
+                           const Layout &layout, SourceLoc loc = SourceLoc::current()) const;
   /// Ends the allocation's lifetime (optional: the allocator also ends it
   /// after its last use).
   void dealloc(SourceLoc loc = SourceLoc::current()) const;
@@ -581,9 +588,55 @@ void cluster_barrier(SourceLoc loc = SourceLoc::current());
 //===----------------------------------------------------------------------===//
 
 enum class InputPrecision { ieee, tf32 };
+
+struct DotOptions {
+  InputPrecision precision = InputPrecision::ieee;
+  /// hd.dot {async}: a target whose matrix unit runs asynchronously (NVIDIA
+  /// sm_90a's wgmma) may return before the product is complete. The result
+  /// then goes through dot_wait before anything but another async dot (as
+  /// its accumulator) reads it, and the shared memory the dot reads is not
+  /// overwritten before a dot_wait has retired it. Elsewhere the dot
+  /// completes at once (Gluon's `warpgroup_mma(..., is_async=True)`).
+  bool async = false;
+};
+
+/// An operand of dot: a register tile (a Tensor in DotOperand{opIdx, L}) or
+/// a tile in shared memory, which the dot reads where it stands.
+class DotInput {
+public:
+  DotInput(const Tensor &t) : tensor_(t) {}
+  DotInput(const SharedMemory &s) : shared_(s), isShared_(true) {}
+  bool isShared() const { return isShared_; }
+  const Tensor &tensor() const { return tensor_; }
+  const SharedMemory &shared() const { return shared_; }
+
+private:
+  Tensor tensor_;
+  SharedMemory shared_;
+  bool isShared_ = false;
+};
+
 /// a (MxK, DotOperand{0, L}) * b (KxN, DotOperand{1, L}) + acc (MxN, L).
 Tensor dot(const Tensor &a, const Tensor &b, const Tensor &acc,
            InputPrecision precision = InputPrecision::ieee, SourceLoc loc = SourceLoc::current());
+/// The same with either operand (or both) in shared memory, as rank-2
+/// tiles of the operands' element type: every target runs it (an FMA form
+/// reads them into registers first); a target's matrix unit may read them
+/// in place. An `Mma` accumulator whose instruction has no register
+/// fragment for an operand (wgmma's B, and A unless the instruction text
+/// gives `a`) needs that operand in shared memory, laid out as the unit
+/// reads it (MatrixShared).
+///
+///   Tensor d = dot(aRing.index(s), bRing.index(s), acc, {.async = true});
+///   acc = dot_wait(d, 1); // the previous step's dot has retired
+Tensor dot(const DotInput &a, const DotInput &b, const Tensor &acc, DotOptions options = {},
+           SourceLoc loc = SourceLoc::current());
+/// Waits until at most `pending` async dots of the calling threads are
+/// still running, the oldest retiring first, and returns `value` (an async
+/// dot's result, or one derived from it), now safe to read (hd.dot_wait,
+/// Gluon's `warpgroup_mma_wait(num_outstanding, deps=[value])`). Where dots
+/// complete at once it returns `value` unchanged.
+Tensor dot_wait(const Tensor &value, int pending, SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Control flow
