@@ -64,6 +64,18 @@ hb::OptionalOperand optionalOperand(nb::handle h) {
 
 hb::Tensor optionalTensor(const std::optional<hb::Tensor> &t) { return t ? *t : hb::Tensor(); }
 
+/// A dot operand: a hadron._builder.Tensor or SharedMemory.
+hb::DotInput dotInput(nb::handle h, const char *name) {
+  if (nb::isinstance<hb::Tensor>(h))
+    return nb::cast<hb::Tensor>(h);
+  if (nb::isinstance<hb::SharedMemory>(h))
+    return nb::cast<hb::SharedMemory>(h);
+  throw nb::type_error((std::string("dot: ") + name +
+                        " must be a tensor or shared memory, got " +
+                        nb::str(nb::type_name(h.type())).c_str())
+                           .c_str());
+}
+
 template <typename E>
 E enumOf(const std::string &name, const std::map<std::string, E> &names, const char *what) {
   auto it = names.find(name);
@@ -287,6 +299,9 @@ void bindBuilder(nb::module_ &m) {
            [](const hb::SharedMemory &s, std::vector<int> order) {
              return guarded([&] { return s.permute(order); });
            })
+      .def("reinterpret",
+           [](const hb::SharedMemory &s, const hb::DType &t, std::vector<int64_t> shape,
+              const hb::Layout &l) { return guarded([&] { return s.reinterpret(t, shape, l); }); })
       .def("dealloc", [](const hb::SharedMemory &s) { guarded([&] { s.dealloc(); }); });
 
   nb::class_<hb::TensorDescriptor>(m, "TensorDescriptor")
@@ -513,11 +528,20 @@ void bindBuilder(nb::module_ &m) {
   m.def("fence_async_shared", [] { guarded([] { hb::fence_async_shared(); }); });
   m.def("cluster_barrier", [] { guarded([] { hb::cluster_barrier(); }); });
 
-  m.def("dot", [](const hb::Tensor &a, const hb::Tensor &b, const hb::Tensor &acc,
-                  const std::string &precision) {
-    using P = hb::InputPrecision;
-    P p = enumOf<P>(precision, {{"ieee", P::ieee}, {"tf32", P::tf32}}, "input precision");
-    return guarded([&] { return hb::dot(a, b, acc, p); });
+  // a and b: a Tensor or SharedMemory each.
+  m.def(
+      "dot",
+      [](nb::handle a, nb::handle b, const hb::Tensor &acc, const std::string &precision,
+         bool isAsync) {
+        using P = hb::InputPrecision;
+        P p = enumOf<P>(precision, {{"ieee", P::ieee}, {"tf32", P::tf32}}, "input precision");
+        hb::DotInput x = dotInput(a, "a"), y = dotInput(b, "b");
+        return guarded([&] { return hb::dot(x, y, acc, {p, isAsync}); });
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("acc"), nb::arg("precision") = "ieee",
+      nb::arg("is_async") = false);
+  m.def("dot_wait", [](const hb::Tensor &value, int pending) {
+    return guarded([&] { return hb::dot_wait(value, pending); });
   });
 
   // body(i, carried) -> next carried values.

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
+
+import hadron
 
 
 @pytest.fixture
@@ -30,3 +34,21 @@ def poisoned(shape, dtype=np.float32) -> np.ndarray:
 def _host_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     if not os.environ.get("HADRON_DEVICE"):
         monkeypatch.setenv("HADRON_DEVICE", "host")
+
+
+def nvidia_plugin() -> None:
+    """Skips the test unless the NVIDIA plugin is built."""
+    if "nvidia" not in hadron.runtime.context().plugins():
+        pytest.skip("the NVIDIA plugin is not built")
+
+
+def assembles(ptx: str, tmp_path) -> None:
+    """ptxas -arch=sm_90a accepts `ptx` (when the CUDA toolkit is installed)."""
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.access(ptxas, os.X_OK):
+        return
+    path = tmp_path / "kernel.ptx"
+    path.write_text(ptx)
+    p = subprocess.run([ptxas, "-arch=sm_90a", "-o", os.devnull, str(path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr

@@ -10,17 +10,14 @@ that reason; mistakes in the call are clear errors at the user's line."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import hadron
 import hadron.language as hl
-from conftest import poisoned
+from conftest import assembles, nvidia_plugin, poisoned
 
 BLOCK = 256
 SHARED: hl.constexpr = hl.SwizzledSharedLayout(1, 1, 1, [1, 0])
@@ -90,22 +87,6 @@ def three_regions(src, out):
 
 
 RING_SIG = {"src": "*f32", "out": "*f32", "nblocks": "i32"}
-
-
-def nvidia_plugin() -> None:
-    if "nvidia" not in hadron.runtime.context().plugins():
-        pytest.skip("the NVIDIA plugin is not built")
-
-
-def assembles(ptx: str, tmp_path) -> None:
-    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-    if not os.access(ptxas, os.X_OK):
-        return
-    path = tmp_path / "kernel.ptx"
-    path.write_text(ptx)
-    p = subprocess.run([ptxas, "-arch=sm_90a", "-o", os.devnull, str(path)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
 
 
 def test_compiles_for_nvidia_with_a_barrier_per_region(tmp_path):

@@ -228,6 +228,24 @@ class DotOperandLayout(_Layout):
 
 
 @dataclass(frozen=True)
+class MmaLayout(_Layout):
+    """The accumulator layout of a dot on a matrix instruction (``#hd.mma``):
+    ``instr`` is the ``#hd.matrix_instr<...>`` text a target's model declares
+    (the core names none), ``warps_per_cta`` how the instruction's tiles
+    spread over the warps. Its operands are ``DotOperandLayout(i, self)``,
+    or shared memory where the instruction reads them from there."""
+    instr: str
+    warps_per_cta: Sequence[int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warps_per_cta",
+                           tuple(_ints(self.warps_per_cta, "MmaLayout.warps_per_cta")))
+
+    def _to_c(self) -> "_builder.Layout":
+        return _builder.Layout.mma(self.instr, list(self.warps_per_cta))
+
+
+@dataclass(frozen=True)
 class AutoLayout(_Layout):
     def _to_c(self) -> "_builder.Layout":
         return _builder.Layout.auto()
@@ -584,6 +602,17 @@ class shared_memory_descriptor:
     def permute(self, order: Sequence[int]) -> "shared_memory_descriptor":
         return shared_memory_descriptor(self.handle.permute(_ints(order, "permute")))
 
+    def reinterpret(self, dtype: "dtype", shape: Sequence[int],
+                    layout: _Layout) -> "shared_memory_descriptor":
+        """The whole allocation seen as a tile of another dtype, shape or
+        shared layout that needs no more bytes: a ring of stages reused as
+        an epilogue's staging tile once nothing reads or writes the ring."""
+        return shared_memory_descriptor(self.handle.reinterpret(
+            _dtype(dtype, "reinterpret").handle, _shape(shape, "reinterpret"),
+            _layout(layout, "reinterpret")))
+
+    _reinterpret = reinterpret  # Gluon's name
+
     def _keep_alive(self) -> None:
         pass
 
@@ -890,13 +919,56 @@ def barrier() -> None:
 thread_barrier = barrier
 
 
-def dot(a: tensor, b: tensor, acc: tensor, input_precision: str = "ieee") -> tensor:
-    """a (DotOperandLayout(0, L)) @ b (DotOperandLayout(1, L)) + acc (L)."""
-    return tensor(_builder.dot(_tensor(a, "dot").handle, _tensor(b, "dot").handle,
-                         _tensor(acc, "dot").handle, input_precision))
+def _dot_operand(v: Any, name: str) -> Any:
+    v = _unwrap(v)
+    if isinstance(v, (tensor, shared_memory_descriptor)):
+        return v.handle
+    raise TypeError(f"dot: {name} must be a tensor or a shared_memory_descriptor, got "
+                    f"{type(v).__name__} {v!r}")
+
+
+def dot(a: Union[tensor, shared_memory_descriptor], b: Union[tensor, shared_memory_descriptor],
+        acc: tensor, input_precision: str = "ieee", is_async: bool = False) -> tensor:
+    """a @ b + acc, acc in a layout L: ``a`` a tensor in DotOperandLayout(0, L)
+    or a 2-D shared_memory_descriptor, ``b`` likewise (operand 1), which the
+    dot reads where it stands. ``is_async=True``: a target whose matrix unit
+    runs asynchronously may return before the product is complete; pass the
+    result through ``dot_wait`` before anything but another async dot (as
+    its accumulator) reads it, and do not overwrite the shared memory it
+    reads until a ``dot_wait`` has retired it."""
+    is_async = _unwrap(is_async)
+    if not isinstance(is_async, bool):
+        raise TypeError(f"dot: is_async must be a compile-time bool, got {is_async!r}")
+    return tensor(_builder.dot(_dot_operand(a, "a"), _dot_operand(b, "b"),
+                               _tensor(acc, "dot: acc").handle, _unwrap(input_precision),
+                               is_async))
 
 
 dot_fma = dot
+
+
+def dot_wait(value: tensor, pending: int) -> tensor:
+    """Waits until at most ``pending`` async dots are still running (the
+    oldest retire first) and returns ``value``, an async dot's result, now
+    safe to read. Where dots complete at once it returns ``value``."""
+    return tensor(_builder.dot_wait(_tensor(value, "dot_wait").handle,
+                                    _constexpr_int(pending, "dot_wait: pending")))
+
+
+def warpgroup_mma(a: Union[tensor, shared_memory_descriptor],
+                  b: Union[tensor, shared_memory_descriptor], acc: tensor, *,
+                  is_async: bool = False, precision: Optional[str] = None) -> tensor:
+    """Gluon's name for ``dot(a, b, acc, is_async=...)``."""
+    return dot(a, b, acc, input_precision=precision or "ieee", is_async=is_async)
+
+
+def warpgroup_mma_wait(num_outstanding: int = 0, deps: Optional[Sequence[tensor]] = None) -> Any:
+    """Gluon's name for ``dot_wait``: each of ``deps`` through
+    ``dot_wait(d, num_outstanding)``; one tensor for one dep, else a tuple."""
+    if deps is None:
+        raise ValueError("warpgroup_mma_wait: deps must be given (the async dots' results)")
+    out = tuple(dot_wait(d, num_outstanding) for d in deps)
+    return out[0] if len(out) == 1 else out
 
 
 def device_print(prefix: str, *args: tensor, hex: bool = False) -> None:
