@@ -1172,12 +1172,12 @@ hd::MemDescType memdesc(Trace &t, const SharedMemory &s, const SourceLoc &loc,
     t.fail(loc, what, "the shared memory is empty (never allocated)");
   return cast<hd::MemDescType>(s.value().getType());
 }
-} // namespace
 
-SharedMemory allocate_shared_memory(const DType &type, const std::vector<int64_t> &shape,
-                                    const Layout &layout, const Tensor &value, SourceLoc loc) {
-  Trace &t = Trace::current(loc);
-  const std::string what = "allocate_shared_memory";
+/// The type of a whole allocation of `shape` elements of `type` laid out as
+/// `layout` (a shared layout).
+hd::MemDescType allocationType(Trace &t, const DType &type, const std::vector<int64_t> &shape,
+                               const Layout &layout, const SourceLoc &loc,
+                               const std::string &what) {
   if (!layout.isShared())
     t.fail(loc, what,
            "needs a shared layout (Swizzled, Padded, SharedLinear, MatrixShared), got " +
@@ -1192,6 +1192,16 @@ SharedMemory allocate_shared_memory(const DType &type, const std::vector<int64_t
                                             ArrayRef<int64_t>(shape));
   if (!result)
     t.fail(loc, what, t.takeDiagnostics());
+  return result;
+}
+} // namespace
+
+SharedMemory allocate_shared_memory(const DType &type, const std::vector<int64_t> &shape,
+                                    const Layout &layout, const Tensor &value, SourceLoc loc) {
+  Trace &t = Trace::current(loc);
+  const std::string what = "allocate_shared_memory";
+  hd::MemDescType result = allocationType(t, type, shape, layout, loc, what);
+  Type elem = result.getElementType();
   Value src;
   if (value.valid()) {
     RankedTensorType vt = tileOf(t, value, loc, what);
@@ -1329,18 +1339,7 @@ SharedMemory SharedMemory::reinterpret(const DType &type, const std::vector<int6
   Trace &t = Trace::current(loc);
   const std::string what = "SharedMemory::reinterpret";
   memdesc(t, *this, loc, what);
-  if (!layout.isShared())
-    t.fail(loc, what,
-           "needs a shared layout (Swizzled, Padded, SharedLinear, MatrixShared), got " +
-               layout.str());
-  Type elem = t.type(type, loc, what);
-  auto enc = cast<hd::SharedLayoutAttrInterface>(t.layout(layout, loc, what));
-  t.takeDiagnostics();
-  auto result = hd::MemDescType::getChecked([&] { return emitError(t.at(loc)); },
-                                            ArrayRef<int64_t>(shape), elem, enc,
-                                            ArrayRef<int64_t>(shape));
-  if (!result)
-    t.fail(loc, what, t.takeDiagnostics());
+  hd::MemDescType result = allocationType(t, type, shape, layout, loc, what);
   return SharedMemory(
       t.checked(hd::MemDescReinterpretOp::create(t.b, t.at(loc), result, value_), loc, what)
           .getResult());
