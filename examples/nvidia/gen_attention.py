@@ -32,7 +32,9 @@ PP = len(sys.argv) > 4 and sys.argv[4] == "pingpong"
 NC = int(__import__("os").environ.get("CONSUMERS", "2"))
 if PP:
     NW, BM = 4, 64
-KNAME = "attention_fwd_pingpong" if PP else "attention_fwd"
+# The kernel is named after its example file: attention_fwd_pingpong3_hd64
+# for three consumers.
+KNAME = ("attention_fwd_pingpong" + (str(NC) if NC != 2 else "")) if PP else "attention_fwd"
 
 def instr_acc(n):
     regs = [[0, 1], [8, 0], [0, 8]]

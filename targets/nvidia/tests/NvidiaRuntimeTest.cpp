@@ -729,9 +729,11 @@ TEST_F(NvidiaGpu, ClusterMulticastFillsEveryProgramOfTheMask) {
 }
 
 /// The flash-attention forward example of head dim `d` against the host:
-/// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows.
+/// O = softmax(Q K^T * scale) V per head, on `heads` heads of `nCtx` rows,
+/// `rows` query rows a program (the last program's rows past nCtx masked).
 void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx,
-                                   const std::string &stem = "attention_fwd") {
+                                   const std::string &stem = "attention_fwd",
+                                   unsigned rows = 128) {
   auto &dev = t.device();
   auto &rng = t.random();
   std::string name = stem + "_hd" + std::to_string(d);
@@ -771,7 +773,7 @@ void expectAttentionMatchesTheHost(NvidiaGpu &t, int d, int heads, int nCtx,
       args[i].kind = HD_ARG_TENSOR_DESC;
       args[i].value.desc = &descs[i];
     }
-  Status st = attn->launch({uint32_t(nCtx / 128), uint32_t(heads), 1}, args);
+  Status st = attn->launch({(uint32_t(nCtx) + rows - 1) / rows, uint32_t(heads), 1}, args);
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_TRUE(dout->download(o).ok());
   std::vector<double> ref = hadron::testkit::attentionReference(q, k, v, heads, nCtx, d, scale);
@@ -805,6 +807,18 @@ TEST_F(NvidiaGpu, PingPongFlashAttentionForwardMatchesTheHost) {
     expectAttentionMatchesTheHost(*this, d, 1, 128, "attention_fwd_pingpong");
     expectAttentionMatchesTheHost(*this, d, 3, 512, "attention_fwd_pingpong");
   }
+}
+
+// Three consumer warpgroups taking turns round-robin, 192 query rows a
+// program: n_ctx 128 (one program, its last 64 rows masked), 384 (two
+// programs, none masked) and 512 (three, the last one's rows past n_ctx
+// reading the next head's q and not stored).
+TEST_F(NvidiaGpu, ThreeConsumerPingPongFlashAttentionForwardMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma or setmaxnreg (sm_90a's alone)";
+  expectAttentionMatchesTheHost(*this, 64, 1, 128, "attention_fwd_pingpong3", 192);
+  expectAttentionMatchesTheHost(*this, 64, 2, 384, "attention_fwd_pingpong3", 192);
+  expectAttentionMatchesTheHost(*this, 64, 3, 512, "attention_fwd_pingpong3", 192);
 }
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
