@@ -48,7 +48,7 @@ rm -rf "$mma"
   echo "stage-h200-all: bench compile-only failed; see $out/bench-compile.log" >&2
   exit 1
 }
-cp bench/compare.py bench/attention_reference.py "$out/"
+cp bench/compare.py bench/attention_reference.py bench/gluon_matmul_reference.py "$out/"
 ref=/work/shared/bench/triton_gluon_reference.py
 [ -e "$ref" ] && cp "$ref" "$out/"
 
