@@ -44,6 +44,16 @@ cp "$build/lib/hadron/plugins/libhadron-target-$plugin.so" "$out/lib/hadron/plug
 for b in hadron-e2e "hadron-cts-$plugin" ${HADRON_STAGE_EXTRA_BINS:-}; do
   [ -e "$build/bin/$b" ] && cp "$build/bin/$b" "$out/bin/"
 done
+# The build's other shared libraries a staged binary loads (the layout
+# library the runtime tests link, for one); none of them may need LLVM/MLIR,
+# which the GPU machine lacks.
+for lib in $(ldd "$out"/bin/* 2>/dev/null | awk -v b="$build/lib/" 'index($3, b) == 1 { print $3 }' | sort -u); do
+  if ldd "$lib" | grep -qiE 'libLLVM|libMLIR'; then
+    echo "stage-gpu-run: $lib needs LLVM/MLIR, which the GPU machine does not have" >&2
+    exit 1
+  fi
+  cp "$lib" "$out/lib/"
+done
 strip --strip-debug "$out"/bin/* "$out"/lib/*.so "$out"/lib/hadron/plugins/*.so
 cat >"$out/env.sh" <<'ENV'
 # Source this: the staged runtime, plugin and cache, whatever the directory.
