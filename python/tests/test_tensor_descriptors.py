@@ -334,4 +334,4 @@ def test_clusters_of_two_reach_the_targets():
     assert "hd.cluster_dims = array<i32: 2, 1, 1>" in binary.ir
     assert ".reqnctapercluster 2, 1, 1" in binary.asm
     assert ".multicast::cluster" in binary.asm
-    assert "mbarrier.arrive.release.cluster.shared::cluster" in binary.asm
+    assert "mbarrier.arrive.shared::cluster.b64" in binary.asm

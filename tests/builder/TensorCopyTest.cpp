@@ -319,7 +319,7 @@ TEST(TensorCopy, ClustersOfTwoReachTheTargets) {
   std::string ptx = ptxOf(*mod);
   EXPECT_NE(ptx.find(".reqnctapercluster 2, 1, 1"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find(".multicast::cluster"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find("mbarrier.arrive.release.cluster.shared::cluster"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("mbarrier.arrive.shared::cluster.b64"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("barrier.cluster.wait"), std::string::npos) << ptx;
   EXPECT_TRUE(assembles(ptx));
 }
