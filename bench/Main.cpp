@@ -84,7 +84,9 @@ const char kUsage[] =
     "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
     "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
     "               (m/BM, n/BN), as the examples; a kernel whose name holds\n"
-    "               'persistent' gets one program per compute unit\n"
+    "               'persistent' gets one program per compute unit, one whose name\n"
+    "               ends in '_tail' a workspace and its last partial wave split\n"
+    "               along K (examples/nvidia/matmul_tma_ws_tail_bf16.mlir)\n"
     "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
     "               forward examples (head dim 64 and 128, sm_90a) on 4 x 32 heads\n"
     "  --attention-ir FILE[:ROWS] an attention kernel to time instead: its first\n"
@@ -921,6 +923,8 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   const size_t end = k.ir.find("func.func @" + k.name) + 11 + k.name.size();
   // A persistent kernel (one program per compute unit) says so in its name.
   k.persistent = k.name.find("persistent") != std::string::npos;
+  // So does one that splits its last partial wave along K.
+  k.splitTail = k.name.size() > 5 && k.name.compare(k.name.size() - 5, 5, "_tail") == 0;
   // A, B (and C) as tensor descriptors when the signature says so.
   size_t body = k.ir.find("attributes", end);
   std::string signature =

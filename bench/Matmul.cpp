@@ -42,10 +42,28 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
   if (rt::Status s = da->upload(a); !s || !db->upload(b) || !dc->upload(c))
     return fail("upload failed");
   std::array<uint32_t, 3> grid{uint32_t(m / mk.tileM), uint32_t(n / mk.tileN), 1};
+  const uint32_t units = std::max(1u, dev.info().compute_units);
   if (mk.persistent)
-    grid = {std::min<uint32_t>(grid[0] * grid[1], std::max(1u, dev.info().compute_units)), 1, 1};
+    grid = {std::min<uint32_t>(grid[0] * grid[1], units), 1, 1};
   std::vector<hd_arg> args{da->arg(), db->arg(), dc->arg(), rt::arg::i32(int32_t(m)),
                            rt::arg::i32(int32_t(n)), rt::arg::i32(int32_t(k))};
+  // A split-tail kernel: a workspace slot per part and a zeroed counter per
+  // split tile (the kernel leaves them at zero).
+  std::optional<rt::Buffer> ws, cnt;
+  if (mk.splitTail) {
+    const uint32_t tiles = grid[0] * grid[1];
+    auto [tail, splits] = splitTailPlan(tiles, units);
+    auto w = dev.alloc(std::max<uint64_t>(uint64_t(tail) * splits, 1) * mk.tileM * mk.tileN * 4);
+    auto ct = dev.alloc(std::max<uint64_t>(tail, 1) * 4);
+    if (!w || !ct)
+      return fail("alloc: " + (!w ? w : ct).status().message());
+    if (!ct->upload(std::vector<int32_t>(std::max<uint32_t>(tail, 1), 0)))
+      return fail("upload failed");
+    ws.emplace(std::move(*w)), cnt.emplace(std::move(*ct));
+    args.insert(args.end(), {ws->arg(), cnt->arg(), rt::arg::i32(int32_t(tail)),
+                             rt::arg::i32(int32_t(splits))});
+    grid = {tiles - tail + tail * splits, 1, 1};
+  }
   // Row-major A (m x k), B (k x n) and C (m x n) as tensor descriptors.
   std::array<hd_tensor_desc, 3> descs{};
   const uint64_t rows[3] = {m, k, m}, cols[3] = {k, n, n};
@@ -90,6 +108,21 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
 }
 
 } // namespace
+
+std::array<uint32_t, 2> splitTailPlan(uint32_t tiles, uint32_t units) {
+  const uint32_t tail = units ? tiles % units : 0;
+  std::array<uint32_t, 2> best{0, 1};
+  if (!tail)
+    return best;
+  // Rounds of a whole tile the tail takes, as a fraction best_num / best_den.
+  uint64_t bestNum = 1, bestDen = 1;
+  for (uint32_t s = 2; s <= 4; ++s) {
+    uint64_t rounds = (uint64_t(tail) * s + units - 1) / units;
+    if (rounds * bestDen < bestNum * s)
+      bestNum = rounds, bestDen = s, best = {tail, s};
+  }
+  return best;
+}
 
 void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json,
                  std::vector<std::string> &failures) {

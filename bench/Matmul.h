@@ -36,7 +36,18 @@ struct MatmulKernel {
   /// One program per compute unit walking the tiles (grid: the smaller of
   /// the tile count and the device's compute units).
   bool persistent = false;
+  /// The last partial wave's tiles split along K (matmul_tma_ws_tail): the
+  /// kernel takes (ws, cnt, tail, splits) after (a, b, c, m, n, k) and a 1-D
+  /// grid; splitTailPlan picks tail and splits.
+  bool splitTail = false;
 };
+
+/// For `tiles` tiles on `units` compute units, one program a unit at a time:
+/// {tail, splits} such that the last tail = tiles % units tiles, split in
+/// `splits` parts along K, finish soonest (ceil(tail * s / units) / s rounds
+/// of a tile, s from 1 to 4; the smallest s on a tie). {0, 1} when the tiles
+/// fill whole waves or splitting gains nothing.
+std::array<uint32_t, 2> splitTailPlan(uint32_t tiles, uint32_t units);
 
 /// The GEMMs embedded when hadron-bench is built: examples/nvidia/
 /// matmul_mma_bf16.mlir (mma.sync, any sm_80+) and matmul_wgmma_bf16.mlir

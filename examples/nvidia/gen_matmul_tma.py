@@ -23,6 +23,9 @@ WSP = len(sys.argv) > 4 and sys.argv[4] == "ws-persistent"
 # neighbouring row tiles of one column: each loads its own A block and half
 # of the shared B block, multicast into both.
 WSC = len(sys.argv) > 4 and sys.argv[4] == "ws-cluster"
+# "ws-tail": the warp-specialised form with the last partial wave split
+# along K (see ws_tail()).
+WST = len(sys.argv) > 4 and sys.argv[4] == "ws-tail"
 if WSC:
     WS = True
 CLUSTER = 2 if WSC else 1
@@ -524,6 +527,221 @@ def warp_specialized():
     return
   }}
 }}""")
+
+def c_offsets(m0, n0, ind, x=""):
+    """%c_off{x}: the offsets of the tile at (m0, n0) in row-major C, in #c_st."""
+    o(f"""{ind}%ci{x} = hd.arange 0 to {BM} : tensor<{BM}xi32, #c_rows>
+{ind}%m0_c{x} = hd.splat {m0} : tensor<{BM}xi32, #c_rows>
+{ind}%c_gi{x} = arith.addi %m0_c{x}, %ci{x} : tensor<{BM}xi32, #c_rows>
+{ind}%n_c{x} = hd.splat %n : tensor<{BM}xi32, #c_rows>
+{ind}%c_row_start{x} = arith.muli %c_gi{x}, %n_c{x} : tensor<{BM}xi32, #c_rows>
+{ind}%cj{x} = hd.arange 0 to {BN} : tensor<{BN}xi32, #c_cols>
+{ind}%n0_c{x} = hd.splat {n0} : tensor<{BN}xi32, #c_cols>
+{ind}%c_gj{x} = arith.addi %n0_c{x}, %cj{x} : tensor<{BN}xi32, #c_cols>
+{ind}%c_row_start2{x} = hd.expand_dims %c_row_start{x} axis = 1 : tensor<{BM}xi32, #c_rows> -> tensor<{BM}x1xi32, #c_st>
+{ind}%c_gj2{x} = hd.expand_dims %c_gj{x} axis = 0 : tensor<{BN}xi32, #c_cols> -> tensor<1x{BN}xi32, #c_st>
+{ind}%c_row_off{x} = hd.broadcast %c_row_start2{x} : tensor<{BM}x1xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
+{ind}%c_col_off{x} = hd.broadcast %c_gj2{x} : tensor<1x{BN}xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
+{ind}%c_off{x} = arith.addi %c_row_off{x}, %c_col_off{x} : tensor<{BM}x{BN}xi32, #c_st>""")
+
+def tile_offsets(layout, rows, cols, ind, x):
+    """%t_off{x}: r * BN + c over a BMxBN tile in `layout` (row-major tile)."""
+    R = f"tensor<{BM}xi32, #{rows}>"; C = f"tensor<{BN}xi32, #{cols}>"
+    T = f"tensor<{BM}x{BN}xi32, #{layout}>"
+    o(f"""{ind}%tr{x} = hd.arange 0 to {BM} : {R}
+{ind}%tbn{x} = arith.constant dense<{BN}> : {R}
+{ind}%trs{x} = arith.muli %tr{x}, %tbn{x} : {R}
+{ind}%tc{x} = hd.arange 0 to {BN} : {C}
+{ind}%trs2{x} = hd.expand_dims %trs{x} axis = 1 : {R} -> tensor<{BM}x1xi32, #{layout}>
+{ind}%tc2{x} = hd.expand_dims %tc{x} axis = 0 : {C} -> tensor<1x{BN}xi32, #{layout}>
+{ind}%trb{x} = hd.broadcast %trs2{x} : tensor<{BM}x1xi32, #{layout}> -> {T}
+{ind}%tcb{x} = hd.broadcast %tc2{x} : tensor<1x{BN}xi32, #{layout}> -> {T}
+{ind}%t_off{x} = arith.addi %trb{x}, %tcb{x} : {T}""")
+
+def ws_tail():
+    """The warp-specialised kernel with the last partial wave split along K.
+
+    2048 tiles of 128x256 (8192^3) on 132 SMs are 15.5 waves, run as 16: the
+    last wave leaves half of the machine idle. Here the host picks `tail`
+    tiles (the remainder of the waves) and `splits`; the grid is 1-D:
+    programs below ntiles - tail take a whole tile, and each of the last
+    tail * splits programs takes K steps [s * nk / splits, (s + 1) * nk /
+    splits) of tile ntiles - tail + q / splits (s = q % splits). A split
+    program writes its f32 partial product to its own slot of the workspace
+    (tail * splits tiles of f32), then, after a barrier of the consumer
+    warps, thread 0 counts it in (hd.atomic_rmw add, acq_rel at GPU scope)
+    on the tile's counter; the program that finds the count at splits - 1
+    is the last: it adds the splits' slots in order (the same sum whatever
+    the arrival order), rounds to bf16, stores the tile of C and resets the
+    counter to 0 for the next launch."""
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    P32 = f"tensor<{BM}x{BN}x!hd.ptr<f32>"
+    # The last part's chunks of 32 rows.
+    TC = f"tensor<32x{BN}xf32, #c_st>"
+    IC = f"tensor<32x{BN}xi32, #c_st>"
+    P32C = f"tensor<32x{BN}x!hd.ptr<f32>, #c_st>"
+    PBC = f"tensor<32x{BN}x!hd.ptr<bf16>, #c_st>"
+    o(f"""module attributes {{hd.num_warps = {NW} : i32}} {{
+  func.func @matmul_tma_ws_tail(%a: {A_D}, %b: {B_D}, %c: !hd.ptr<bf16> {{hd.divisibility = 16 : i32}}, %m: i32 {{hd.divisibility = 16 : i32}}, %n: i32 {{hd.divisibility = 16 : i32}}, %k: i32 {{hd.divisibility = 16 : i32}}, %ws: !hd.ptr<f32> {{hd.divisibility = 16 : i32}}, %cnt: !hd.ptr<i32>, %tail: i32, %splits: i32) attributes {{hd.kernel}} {{
+    %cbm = arith.constant {BM} : i32
+    %cbn = arith.constant {BN} : i32
+    %cbk = arith.constant {BK} : i32
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    %cstages = arith.constant {STAGES} : i32
+    %cgrp = arith.constant {GROUP} : i32
+    %pid = hd.program_id 0
+    %npm = arith.divsi %m, %cbm : i32
+    %npn = arith.divsi %n, %cbn : i32
+    %ntiles = arith.muli %npm, %npn : i32
+    %nk = arith.divsi %k, %cbk : i32
+    %per_group = arith.muli %cgrp, %npn : i32
+    // Whole tiles first; then tail tiles in splits parts along K.
+    %whole = arith.subi %ntiles, %tail : i32
+    %is_part = arith.cmpi sge, %pid, %whole : i32
+    %q = arith.subi %pid, %whole : i32
+    %qt = arith.divsi %q, %splits : i32
+    %qs = arith.remsi %q, %splits : i32
+    %ptile = arith.addi %whole, %qt : i32
+    %tile = arith.select %is_part, %ptile, %pid : i32
+    %part = arith.select %is_part, %qs, %c0i : i32
+    %parts = arith.select %is_part, %splits, %c1i : i32
+    %klo0 = arith.muli %part, %nk : i32
+    %klo = arith.divsi %klo0, %parts : i32
+    %part1 = arith.addi %part, %c1i : i32
+    %khi0 = arith.muli %part1, %nk : i32
+    %khi = arith.divsi %khi0, %parts : i32
+    %nsteps = arith.subi %khi, %klo : i32""")
+    tile_coords("", "%tile", "    ")
+    o(f"""    %lb = arith.constant 0 : index
+    %step1 = arith.constant 1 : index
+    %ub = arith.index_cast %nsteps : i32 to index""")
+    ring_and_barriers()
+    o(f"""    hd.warp_specialize warps [1] default {{
+      // Consumers ({NW} warps): this program's K steps, stage g % {STAGES}.
+      %zero = arith.constant dense<0.0> : {T}
+      %res = scf.for %kk = %lb to %ub step %step1 iter_args(%sum = %zero) -> ({T}) {{
+        %i = arith.index_cast %kk : index to i32""")
+    consumer_step("%i", "        ")
+    o(f"""      }}
+      %done = hd.dot_wait %res pending = 0 : {T}
+      scf.if %is_part {{
+        // A part: its partial product into workspace slot q.
+        %slot_elems = arith.constant {BM * BN} : i32
+        %slot = arith.muli %q, %slot_elems : i32""")
+    tile_offsets("acc", "acc_rows", "acc_cols", "        ", "_w")
+    o(f"""        %slot_v = hd.splat %slot : tensor<{BM}x{BN}xi32, #acc>
+        %w_off = arith.addi %t_off_w, %slot_v : tensor<{BM}x{BN}xi32, #acc>
+        %wp = hd.splat %ws : {P32}, #acc>
+        %wptrs = hd.addptr %wp, %w_off : {P32}, #acc>, tensor<{BM}x{BN}xi32, #acc>
+        hd.store %wptrs, %done : {P32}, #acc>
+        // Every consumer thread's slot stores before thread 0's release.
+        hd.barrier
+        %cptr = hd.addptr %cnt, %qt : !hd.ptr<i32>, i32
+        %arrived = hd.atomic_rmw add, %cptr, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+        %sm1 = arith.subi %splits, %c1i : i32
+        %last = arith.cmpi eq, %arrived, %sm1 : i32
+        scf.if %last {{
+          // The last part of the tile: the slots' sum, in slot order, 32
+          // rows at a time (a whole f32 tile and its loads would not fit in
+          // the registers).
+          %first = arith.muli %qt, %splits : i32
+          %zs = arith.constant dense<0.0> : {TC}
+          %wq = hd.splat %ws : {P32C}
+          %cq = hd.splat %c : {PBC}
+          %ub_s = arith.index_cast %splits : i32 to index
+          %ub_rc = arith.constant 4 : index
+          %tr = hd.arange 0 to 32 : tensor<32xi32, #c_rows>
+          %tbn = arith.constant dense<{BN}> : tensor<32xi32, #c_rows>
+          %trs = arith.muli %tr, %tbn : tensor<32xi32, #c_rows>
+          %tc = hd.arange 0 to {BN} : tensor<{BN}xi32, #c_cols>
+          %trs2 = hd.expand_dims %trs axis = 1 : tensor<32xi32, #c_rows> -> tensor<32x1xi32, #c_st>
+          %tc2 = hd.expand_dims %tc axis = 0 : tensor<{BN}xi32, #c_cols> -> tensor<1x{BN}xi32, #c_st>
+          %trb = hd.broadcast %trs2 : tensor<32x1xi32, #c_st> -> {IC}
+          %tcb = hd.broadcast %tc2 : tensor<1x{BN}xi32, #c_st> -> {IC}
+          // Row r, column c of the chunk: r * {BN} + c in a slot.
+          %t_off = arith.addi %trb, %tcb : {IC}
+          %n_v = hd.splat %n : tensor<32xi32, #c_rows>
+          %crs = arith.muli %tr, %n_v : tensor<32xi32, #c_rows>
+          %crs2 = hd.expand_dims %crs axis = 1 : tensor<32xi32, #c_rows> -> tensor<32x1xi32, #c_st>
+          %crb = hd.broadcast %crs2 : tensor<32x1xi32, #c_st> -> {IC}
+          // ... and r * n + c in C.
+          %c_rel = arith.addi %crb, %tcb : {IC}
+          scf.for %rr = %lb to %ub_rc step %step1 {{
+            %rc32 = arith.index_cast %rr : index to i32
+            %crc = arith.constant 32 : i32
+            %r0 = arith.muli %rc32, %crc : i32
+            %chunk0 = arith.muli %r0, %cbn : i32
+            %total = scf.for %ss = %lb to %ub_s step %step1 iter_args(%acc_s = %zs) -> ({TC}) {{
+              %s32 = arith.index_cast %ss : index to i32
+              %sl = arith.addi %first, %s32 : i32
+              %sb0 = arith.muli %sl, %slot_elems : i32
+              %sb = arith.addi %sb0, %chunk0 : i32
+              %sbv = hd.splat %sb : {IC}
+              %r_off = arith.addi %t_off, %sbv : {IC}
+              %rptrs = hd.addptr %wq, %r_off : {P32C}, {IC}
+              // Other SMs wrote the other slots: the acquire (a fence after
+              // the count, on every thread) orders these loads after them.
+              %got = hd.load %rptrs : {P32C}
+              %acc_n = arith.addf %acc_s, %got : {TC}
+              scf.yield %acc_n : {TC}
+            }}
+            %c16_t = arith.truncf %total : {TC} to tensor<32x{BN}xbf16, #c_st>
+            %row0 = arith.addi %m0, %r0 : i32
+            %cr0 = arith.muli %row0, %n : i32
+            %cb = arith.addi %cr0, %n0 : i32
+            %cbv = hd.splat %cb : {IC}
+            %c_offs = arith.addi %c_rel, %cbv : {IC}
+            %cptrs_t = hd.addptr %cq, %c_offs : {PBC}, {IC}
+            hd.store %cptrs_t, %c16_t : {PBC}
+          }}
+          // No part of this tile counts in again in this launch.
+          hd.store %cptr, %c0i : !hd.ptr<i32>
+        }}
+      }} else {{
+        // A whole tile, as matmul_tma_ws_bf16.mlir: staged in the A ring.
+        %c_acc = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
+        %c_stage = hd.memdesc_reinterpret %a_smem : {A_RING} -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
+        hd.local_store %c_acc, %c_stage : tensor<{BM}x{BN}xbf16, #acc> -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
+        %c_bf16 = hd.local_load %c_stage : !hd.memdesc<{BM}x{BN}xbf16, #c_sh> -> tensor<{BM}x{BN}xbf16, #c_st>""")
+    c_offsets("%m0", "%n0", "        ")
+    o(f"""        %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
+        %cptrs = hd.addptr %cp, %c_off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>, tensor<{BM}x{BN}xi32, #c_st>
+        hd.store %cptrs, %c_bf16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
+      }}
+      hd.warp_return
+    }} partitions {{
+      // Producer (one warp): K step klo + i into stage i % {STAGES}.
+      scf.for %kk = %lb to %ub step %step1 {{
+        %i = arith.index_cast %kk : index to i32
+        %kst = arith.addi %klo, %i : i32""")
+    producer_step("%i", "%kst", "%m0", "%n0", "        ")
+    o(f"""      }}
+      hd.warp_return
+    }}
+    return
+  }}
+}}""")
+
+if WST:
+    L[0] = L[0].replace("Each program\n// computes one {BM}x{BN} tile of C with".format(BM=BM, BN=BN),
+                        "Programs compute\n// {BM}x{BN} tiles of C (or parts of them) with".format(BM=BM, BN=BN))
+    L[0] = L[0].replace("// Generated by examples/nvidia/gen_matmul_tma.py.",
+                        f"""// The warp-specialised form (matmul_tma_ws_bf16.mlir) with the last
+// partial wave of tiles split along K: a 1-D grid of ntiles - tail whole
+// tiles, then tail * splits parts (tail and splits are arguments the host
+// picks from the tile count and the SMs: 8192^3 is 2048 tiles, 15.5 waves
+// of 132, whose half-empty last wave becomes 204 parts of a third of a
+// tile). Each part writes its f32 partial product to its own slot of ws
+// ([tail * splits, {BM}, {BN}] f32) and counts in on the tile's counter in
+// cnt ([tail] i32, zero before the first launch; hd.atomic_rmw acq_rel at
+// GPU scope by one thread after a barrier of the consumers); the last to
+// count in adds the slots in order, stores the tile and resets the
+// counter, so the next launch needs no clearing. NVIDIA sm_90a only.
+// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} ws-tail.""")
+    L[0] = L[0].replace("#c_rows = ", "#c_sh = #hd.swizzled<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#c_rows = ", 1)
+    ws_tail()
 
 if WS:
     L[0] = L[0].replace("// Generated by examples/nvidia/gen_matmul_tma.py.",

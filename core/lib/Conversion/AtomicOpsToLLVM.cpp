@@ -29,6 +29,21 @@ LLVM::AtomicOrdering ordering(MemSemantic sem) {
   return LLVM::AtomicOrdering::acq_rel;
 }
 
+/// Where the target orders atomics by fences (atomicOrderingByFences): the
+/// fence before an atomic of semantics `sem` (release, acq_rel), or after
+/// it (acquire, acq_rel), at the atomic's scope; and the ordering the
+/// atomic itself then gets (relaxed). Elsewhere nothing, and `sem`'s.
+LLVM::AtomicOrdering orderAround(OpBuilder &b, Location loc, TargetHooks &hooks, MemSemantic sem,
+                                 StringRef scope, bool after) {
+  if (!hooks.atomicOrderingByFences())
+    return ordering(sem);
+  bool wanted = after ? (sem == MemSemantic::acquire || sem == MemSemantic::acq_rel)
+                      : (sem == MemSemantic::release || sem == MemSemantic::acq_rel);
+  if (wanted)
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, scope);
+  return LLVM::AtomicOrdering::monotonic;
+}
+
 LLVM::AtomicBinOp binOp(AtomicRMWKind kind) {
   switch (kind) {
   case AtomicRMWKind::add:
@@ -203,12 +218,15 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
     if (!resultType || !element)
       return failure();
     StringRef scope = lowering.hooks.atomicSyncScope(static_cast<int>(op.getScope()));
+    LLVM::AtomicOrdering order =
+        orderAround(rewriter, loc, lowering.hooks, op.getSem(), scope, /*after=*/false);
     if (Value result = atomicsInLoop(
             rewriter, op, lowering, resultType, adaptor.getPtr(), adaptor.getMask(),
             adaptor.getVal(), [&](Value ptr, ArrayRef<Value> v) -> Value {
               return LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, v[0],
-                                               ordering(op.getSem()), scope);
+                                               order, scope);
             })) {
+      orderAround(rewriter, loc, lowering.hooks, op.getSem(), scope, /*after=*/true);
       rewriter.replaceOp(op, result);
       return success();
     }
@@ -218,7 +236,8 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
     SmallVector<Value> old;
     for (auto [ptr, value] : llvm::zip(targets.ptrs, vals))
       old.push_back(LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, value,
-                                              ordering(op.getSem()), scope));
+                                              order, scope));
+    orderAround(rewriter, loc, lowering.hooks, op.getSem(), scope, /*after=*/true);
     if (scratchBytes(op, lowering.tiles) > 0) {
       FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
       if (failed(shared))

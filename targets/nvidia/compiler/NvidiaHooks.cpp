@@ -142,6 +142,9 @@ Value NvidiaHooks::numPrograms(OpBuilder &b, Location loc, int axis) {
 
 llvm::StringRef NvidiaHooks::atomicSyncScope(int scope) const {
   // NVPTX's names for the CTA and GPU scopes; "" is the system scope.
+  // NVPTX (LLVM 22) emits every atomicrmw as a relaxed `atom` whatever its
+  // ordering, so the ordering comes from fences (atomicOrderingByFences):
+  // fence.acq_rel.{cta,gpu,sys}, which it does emit.
   switch (scope) {
   case 0: return "block";
   case 1: return "device";

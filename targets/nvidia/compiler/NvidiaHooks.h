@@ -51,6 +51,7 @@ public:
     return threadIds(b).second;
   }
   llvm::StringRef atomicSyncScope(int scope) const override;
+  bool atomicOrderingByFences() const override { return true; }
   void barrier(mlir::OpBuilder &b, mlir::Location loc) override;
   /// 16 named barriers; 0 is the CTA's.
   unsigned warpGroupBarrierCount() const override { return 15; }

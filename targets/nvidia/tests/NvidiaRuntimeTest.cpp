@@ -30,6 +30,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -597,9 +598,13 @@ INSTANTIATE_TEST_SUITE_P(NvidiaGpu, NvidiaWgmma,
 /// tensor descriptors, or C too.
 enum class Operands { Pointers, DescriptorsAB, DescriptorsABC };
 
+/// `tail` >= 0: the kernel splits its last `tail` tiles in `splits` parts
+/// along K (matmul_tma_ws_tail): it gets a workspace and counters, a 1-D
+/// grid, and runs twice (the counters must come back to zero).
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              Operands operands = Operands::Pointers, uint32_t programs = 0);
+                              Operands operands = Operands::Pointers, uint32_t programs = 0,
+                              int tail = -1, int splits = 1);
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_mma_bf16.mlir", "matmul_mma", 128, 128,
@@ -667,6 +672,24 @@ TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
                            "matmul_tma_ws_persistent", 128, 256, {{256, 512, 192}},
                            Operands::DescriptorsABC, /*programs=*/5);
+}
+
+// The last partial wave split along K: each part writes its f32 partial
+// product to a workspace slot and counts in; the last adds the slots and
+// stores the tile. No split (tail 0), every tile split (uneven K: 16 steps
+// in 3 parts), one tile of four, and parts with no K step at all (3 steps in
+// 4 parts; 1 step in 2), twice each so the counters are seen reset.
+TEST_F(NvidiaGpu, SplitTailWarpSpecializedTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  const char *file = "nvidia/matmul_tma_ws_tail_bf16.mlir", *name = "matmul_tma_ws_tail";
+  for (auto [tail, splits] : {std::pair{0, 1}, {4, 3}, {1, 2}})
+    expectGemmMatchesTheHost(*this, file, name, 128, 256, {{256, 512, 1024}},
+                             Operands::DescriptorsAB, 0, tail, splits);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{384, 512, 192}}, Operands::DescriptorsAB,
+                           0, 2, 4);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{128, 256, 64}}, Operands::DescriptorsAB,
+                           0, 1, 2);
 }
 
 // Clusters of two programs (hd.cluster_dims) on neighbouring row tiles share
@@ -823,7 +846,7 @@ TEST_F(NvidiaGpu, ThreeConsumerPingPongFlashAttentionForwardMatchesTheHost) {
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              Operands operands, uint32_t programs) {
+                              Operands operands, uint32_t programs, int tail, int splits) {
   auto &dev = t.device();
   auto &rng = t.random();
   auto module = t.loadExample(file);
@@ -865,9 +888,35 @@ void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, 
     std::array<uint32_t, 3> grid{uint32_t(m / tileM), uint32_t(n / tileN), 1};
     if (programs)
       grid = {programs, 1, 1};
-    Status st = gemm->launch(grid, {aArg, bArg, cArg, arg::i32(m), arg::i32(n), arg::i32(k)});
-    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<hd_arg> args{aArg, bArg, cArg, arg::i32(m), arg::i32(n), arg::i32(k)};
+    const int tiles = (m / tileM) * (n / tileN);
+    std::optional<Buffer> ws, cnt;
+    if (tail >= 0) {
+      SCOPED_TRACE("tail " + std::to_string(tail) + " in " + std::to_string(splits) + " parts");
+      ASSERT_LE(tail, tiles);
+      // Slots poisoned with NaN: every part must write all of its slot.
+      std::vector<float> slots(size_t(std::max(tail * splits, 1)) * tileM * tileN, std::nanf(""));
+      std::vector<int32_t> zeros(std::max(tail, 1), 0);
+      auto w = dev->alloc(slots.size() * 4), ct = dev->alloc(zeros.size() * 4);
+      ASSERT_TRUE(w.ok() && ct.ok());
+      ASSERT_TRUE(w->upload(slots).ok() && ct->upload(zeros).ok());
+      ws.emplace(std::move(*w)), cnt.emplace(std::move(*ct));
+      args.insert(args.end(), {ws->arg(), cnt->arg(), arg::i32(tail), arg::i32(splits)});
+      grid = {uint32_t(tiles - tail + tail * splits), 1, 1};
+    }
+    for (int run = 0; run < (tail >= 0 ? 2 : 1); ++run) {
+      if (run)
+        ASSERT_TRUE(dc->upload(std::vector<uint16_t>(c.size(), 0x7fc1)).ok());
+      Status st = gemm->launch(grid, args);
+      ASSERT_TRUE(st.ok()) << st.message();
+    }
     ASSERT_TRUE(dc->download(c).ok());
+    if (cnt) {
+      std::vector<int32_t> counts(std::max(tail, 1), -1);
+      ASSERT_TRUE(cnt->download(counts).ok());
+      for (int i = 0; i < tail; ++i)
+        ASSERT_EQ(counts[i], 0) << "counter of split tile " << i << " not reset";
+    }
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
         double ref = 0, mag = 0;

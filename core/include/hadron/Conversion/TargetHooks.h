@@ -79,6 +79,10 @@ public:
   /// The LLVM sync scope of an atomic of scope `scope` (0 = CTA, 1 = GPU,
   /// 2 = system, as hd::MemScope). "" is the system scope, always correct.
   virtual llvm::StringRef atomicSyncScope(int scope) const { return ""; }
+  /// True where the backend drops an atomicrmw's ordering (it emits every
+  /// one as relaxed): the lowering then orders it with fences of the
+  /// atomic's scope instead, one before a release and one after an acquire.
+  virtual bool atomicOrderingByFences() const { return false; }
 
   /// A CTA-wide barrier that also orders shared-memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
