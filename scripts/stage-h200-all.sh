@@ -87,6 +87,11 @@ if [ "${1:-all}" != check ]; then
     [ -e "$here/triton_gluon_reference.py" ] &&
       step ref-matmul 300 python3 "$here/triton_gluon_reference.py" --only matmul --out "$out/ref.json"
     step ref-attention 300 python3 "$here/attention_reference.py" --out "$out/ref-attention.json"
+    step ref-gluon 300 python3 "$here/gluon_matmul_reference.py" --out "$out/ref-gluon.json"
+    refs=()
+    for f in ref ref-attention ref-gluon; do [ -s "$out/$f.json" ] && refs+=("$out/$f.json"); done
+    [ -s "$out/hadron.json" ] && [ ${#refs[@]} -gt 0 ] &&
+      step compare 30 python3 "$here/compare.py" "$out/hadron.json" "${refs[@]}"
   fi
 fi
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
