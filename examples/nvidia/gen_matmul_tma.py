@@ -487,28 +487,9 @@ def warp_specialized():
       // The tile goes through the A ring, reinterpreted as a {BM}x{BN} staging
       // tile (every copy has landed and been read by now; the planner puts
       // the consumers' barrier between their last reads and these writes),
-      // to be stored 16 bytes a thread.
-      %c_acc = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
-      %c_stage = hd.memdesc_reinterpret %a_smem : {A_RING} -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
-      hd.local_store %c_acc, %c_stage : tensor<{BM}x{BN}xbf16, #acc> -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
-      %c_bf16 = hd.local_load %c_stage : !hd.memdesc<{BM}x{BN}xbf16, #c_sh> -> tensor<{BM}x{BN}xbf16, #c_st>
-      %ci = hd.arange 0 to {BM} : tensor<{BM}xi32, #c_rows>
-      %m0_c = hd.splat %m0 : tensor<{BM}xi32, #c_rows>
-      %c_gi = arith.addi %m0_c, %ci : tensor<{BM}xi32, #c_rows>
-      %n_c = hd.splat %n : tensor<{BM}xi32, #c_rows>
-      %c_row_start = arith.muli %c_gi, %n_c : tensor<{BM}xi32, #c_rows>
-      %cj = hd.arange 0 to {BN} : tensor<{BN}xi32, #c_cols>
-      %n0_c = hd.splat %n0 : tensor<{BN}xi32, #c_cols>
-      %c_gj = arith.addi %n0_c, %cj : tensor<{BN}xi32, #c_cols>
-      %c_row_start2 = hd.expand_dims %c_row_start axis = 1 : tensor<{BM}xi32, #c_rows> -> tensor<{BM}x1xi32, #c_st>
-      %c_gj2 = hd.expand_dims %c_gj axis = 0 : tensor<{BN}xi32, #c_cols> -> tensor<1x{BN}xi32, #c_st>
-      %c_row_off = hd.broadcast %c_row_start2 : tensor<{BM}x1xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
-      %c_col_off = hd.broadcast %c_gj2 : tensor<1x{BN}xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
-      %c_off = arith.addi %c_row_off, %c_col_off : tensor<{BM}x{BN}xi32, #c_st>
-      %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
-      %cptrs = hd.addptr %cp, %c_off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>, tensor<{BM}x{BN}xi32, #c_st>
-      hd.store %cptrs, %c_bf16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
-      hd.warp_return
+      // to be stored 16 bytes a thread.""")
+    store_staged("      ")
+    o(f"""      hd.warp_return
     }} partitions {{
       // Producer (one warp): fill stage i % {STAGES} with K step i once its
       // consumers released it (the first round waits on the phase before
@@ -543,6 +524,19 @@ def c_offsets(m0, n0, ind, x=""):
 {ind}%c_row_off{x} = hd.broadcast %c_row_start2{x} : tensor<{BM}x1xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
 {ind}%c_col_off{x} = hd.broadcast %c_gj2{x} : tensor<1x{BN}xi32, #c_st> -> tensor<{BM}x{BN}xi32, #c_st>
 {ind}%c_off{x} = arith.addi %c_row_off{x}, %c_col_off{x} : tensor<{BM}x{BN}xi32, #c_st>""")
+
+def store_staged(ind):
+    """Stores %done (the accumulator) to the tile at (%m0, %n0) through the A
+    ring, reinterpreted as a staging tile, 16 bytes a thread."""
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    o(f"""{ind}%c_acc = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
+{ind}%c_stage = hd.memdesc_reinterpret %a_smem : {A_RING} -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
+{ind}hd.local_store %c_acc, %c_stage : tensor<{BM}x{BN}xbf16, #acc> -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
+{ind}%c_bf16 = hd.local_load %c_stage : !hd.memdesc<{BM}x{BN}xbf16, #c_sh> -> tensor<{BM}x{BN}xbf16, #c_st>""")
+    c_offsets("%m0", "%n0", ind)
+    o(f"""{ind}%cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
+{ind}%cptrs = hd.addptr %cp, %c_off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>, tensor<{BM}x{BN}xi32, #c_st>
+{ind}hd.store %cptrs, %c_bf16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>""")
 
 def tile_offsets(layout, rows, cols, ind, x):
     """%t_off{x}: r * BN + c over a BMxBN tile in `layout` (row-major tile)."""
@@ -700,16 +694,9 @@ def ws_tail():
           hd.store %cptr, %c0i : !hd.ptr<i32>
         }}
       }} else {{
-        // A whole tile, as matmul_tma_ws_bf16.mlir: staged in the A ring.
-        %c_acc = arith.truncf %done : {T} to tensor<{BM}x{BN}xbf16, #acc>
-        %c_stage = hd.memdesc_reinterpret %a_smem : {A_RING} -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
-        hd.local_store %c_acc, %c_stage : tensor<{BM}x{BN}xbf16, #acc> -> !hd.memdesc<{BM}x{BN}xbf16, #c_sh>
-        %c_bf16 = hd.local_load %c_stage : !hd.memdesc<{BM}x{BN}xbf16, #c_sh> -> tensor<{BM}x{BN}xbf16, #c_st>""")
-    c_offsets("%m0", "%n0", "        ")
-    o(f"""        %cp = hd.splat %c : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
-        %cptrs = hd.addptr %cp, %c_off : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>, tensor<{BM}x{BN}xi32, #c_st>
-        hd.store %cptrs, %c_bf16 : tensor<{BM}x{BN}x!hd.ptr<bf16>, #c_st>
-      }}
+        // A whole tile, as matmul_tma_ws_bf16.mlir: staged in the A ring.""")
+    store_staged("        ")
+    o(f"""      }}
       hd.warp_return
     }} partitions {{
       // Producer (one warp): K step klo + i into stage i % {STAGES}.
