@@ -591,8 +591,9 @@ enum class InputPrecision { ieee, tf32 };
 
 struct DotOptions {
   InputPrecision precision = InputPrecision::ieee;
-  /// hd.dot {async}: a target whose matrix unit runs asynchronously (NVIDIA
-  /// sm_90a's wgmma) may return before the product is complete. The result
+  /// hd.dot {async}: a target whose matrix unit runs asynchronously (one
+  /// that issues warpgroup-wide products from shared memory, say) may return
+  /// before the product is complete. The result
   /// then goes through dot_wait before anything but another async dot (as
   /// its accumulator) reads it, and the shared memory the dot reads is not
   /// overwritten before a dot_wait has retired it. Elsewhere the dot
