@@ -126,17 +126,17 @@ FailureOr<Value> broadcastFromThreadZero(ConversionPatternRewriter &rewriter, Op
   return LLVM::LoadOp::create(rewriter, loc, value.getType(), *base, 8).getResult();
 }
 
-/// Per element: the pointer to operate on (the real one or the scratch
-/// slot) given the element's mask and the thread's ownership.
+/// Per element: the pointer to operate on and whether this thread does
+/// (the element's mask and the thread's ownership; null: always).
 struct ElementTargets {
-  SmallVector<Value> ptrs;
+  SmallVector<Value> ptrs, enabled;
 };
 
 ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op, Lowering &lowering,
-                              Type tileType, Value ptrs, Value mask, Type element) {
+                              Type tileType, Value ptrs, Value mask) {
   Location loc = op->getLoc();
   ElementTargets targets;
-  SmallVector<Value> p = unpack(rewriter, loc, ptrs);
+  targets.ptrs = unpack(rewriter, loc, ptrs);
   SmallVector<Value> m;
   if (mask)
     m = unpack(rewriter, loc, mask);
@@ -147,20 +147,34 @@ ElementTargets elementTargets(ConversionPatternRewriter &rewriter, Operation *op
   } else if (!lowering.tiles.foldsThreads()) {
     owner = isThreadZero(rewriter, loc, lowering.hooks);
   }
-  Value scratch;
-  for (size_t i = 0; i < p.size(); ++i) {
+  for (size_t i = 0; i < targets.ptrs.size(); ++i) {
     Value enabled = m.empty() ? owner : m[i];
     if (!m.empty() && owner)
       enabled = LLVM::AndOp::create(rewriter, loc, m[i], owner);
-    if (!enabled) {
-      targets.ptrs.push_back(p[i]);
-      continue;
-    }
-    if (!scratch)
-      scratch = atomicSink(rewriter, op, cast<LLVM::LLVMPointerType>(p[i].getType()));
-    targets.ptrs.push_back(LLVM::SelectOp::create(rewriter, loc, enabled, p[i], scratch));
+    targets.enabled.push_back(enabled);
   }
   return targets;
+}
+
+/// `make()`'s atomic where `enabled` (null: always), else zero: a branch,
+/// not an atomic on a dummy address, so that the threads that do not own
+/// an element (all but one for a scalar) do not all hit one address.
+Value guardedAtomic(ConversionPatternRewriter &rewriter, Location loc, Value enabled, Type type,
+                    function_ref<Value()> make) {
+  if (!enabled)
+    return make();
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Value result = after->addArgument(type, loc);
+  Block *then = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  Value zero = LLVM::ZeroOp::create(rewriter, loc, type);
+  LLVM::CondBrOp::create(rewriter, loc, enabled, then, ValueRange{}, after, ValueRange{zero});
+  rewriter.setInsertionPointToEnd(then);
+  Value old = make();
+  LLVM::BrOp::create(rewriter, loc, ValueRange{old}, after);
+  rewriter.setInsertionPointToStart(after);
+  return result;
 }
 
 /// Where one thread holds a whole tile (walkInLoop), the atomics of its
@@ -230,13 +244,15 @@ struct AtomicRMWLowering : TilePattern<AtomicRMWOp> {
       rewriter.replaceOp(op, result);
       return success();
     }
-    ElementTargets targets = elementTargets(rewriter, op, lowering, op.getType(),
-                                            adaptor.getPtr(), adaptor.getMask(), element);
+    ElementTargets targets =
+        elementTargets(rewriter, op, lowering, op.getType(), adaptor.getPtr(), adaptor.getMask());
     SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     SmallVector<Value> old;
-    for (auto [ptr, value] : llvm::zip(targets.ptrs, vals))
-      old.push_back(LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), ptr, value,
-                                              order, scope));
+    for (size_t i = 0; i < vals.size(); ++i)
+      old.push_back(guardedAtomic(rewriter, loc, targets.enabled[i], element, [&]() -> Value {
+        return LLVM::AtomicRMWOp::create(rewriter, loc, binOp(op.getKind()), targets.ptrs[i],
+                                         vals[i], order, scope);
+      }));
     orderAround(rewriter, loc, lowering.hooks, op.getSem(), scope, /*after=*/true);
     if (scratchBytes(op, lowering.tiles) > 0) {
       FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
@@ -287,12 +303,13 @@ struct AtomicCASLowering : TilePattern<AtomicCASOp> {
       return success();
     }
     ElementTargets targets =
-        elementTargets(rewriter, op, lowering, op.getType(), adaptor.getPtr(), Value(), element);
+        elementTargets(rewriter, op, lowering, op.getType(), adaptor.getPtr(), Value());
     SmallVector<Value> cmps = unpack(rewriter, loc, adaptor.getCmp());
     SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     SmallVector<Value> old;
     for (size_t i = 0; i < targets.ptrs.size(); ++i)
-      old.push_back(exchange(targets.ptrs[i], cmps[i], vals[i]));
+      old.push_back(guardedAtomic(rewriter, loc, targets.enabled[i], element,
+                                  [&] { return exchange(targets.ptrs[i], cmps[i], vals[i]); }));
     if (scratchBytes(op, lowering.tiles) > 0) {
       FailureOr<Value> shared = broadcastFromThreadZero(rewriter, op, old.front(), lowering.hooks);
       if (failed(shared))
