@@ -5,7 +5,9 @@ Optional arguments (for experiments): BK STAGES GROUP [persistent | ws].
 With "ws" it writes the warp-specialised form (matmul_tma_ws_bf16.mlir)."""
 import sys
 
-BM, BN, NW = 128, 256, 8
+BM, NW = 128, 8
+# BN=128 in the environment: 128x128 tiles (experiments; the examples use 256).
+BN = int(__import__("os").environ.get("BN", "256"))
 BK = int(sys.argv[1]) if len(sys.argv) > 1 else 64
 STAGES = int(sys.argv[2]) if len(sys.argv) > 2 else 4
 GROUP = int(sys.argv[3]) if len(sys.argv) > 3 else 8
