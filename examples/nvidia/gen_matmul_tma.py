@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generates the TMA + wgmma bf16 GEMM example (hd IR): examples/nvidia/matmul_tma_wgmma_bf16.mlir.
 
-Optional arguments (for experiments): BK STAGES GROUP [persistent | ws].
-With "ws" it writes the warp-specialised form (matmul_tma_ws_bf16.mlir)."""
+Optional arguments (for experiments): BK STAGES GROUP [persistent | ws | ws-cluster |
+ws-persistent | ws-tail], each writing the example of that name
+(matmul_tma_persistent_bf16.mlir, matmul_tma_ws_bf16.mlir, ..._ws_cluster_, ..._ws_persistent_,
+..._ws_tail_bf16.mlir); BN=128 in the environment for 128x128 tiles."""
 import sys
 
 BM, NW = 128, 8
