@@ -84,7 +84,8 @@ const char kUsage[] =
     "  --matmul-ir  FILE[:BMxBN] a GEMM kernel to time instead: its first kernel\n"
     "               (a, b, c, m, n, k) on BMxBN tiles of C (default 128x128), grid\n"
     "               (m/BM, n/BN), as the examples; a kernel whose name holds\n"
-    "               'persistent' gets one program per compute unit, one whose name\n"
+    "               'persistent' gets one program per compute unit (so does one\n"
+    "               ending in '_dynamic', with a zeroed tile counter), one whose name\n"
     "               ends in '_tail' a workspace and its last partial wave split\n"
     "               along K (examples/nvidia/matmul_tma_ws_tail_bf16.mlir)\n"
     "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
@@ -925,6 +926,8 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   k.persistent = k.name.find("persistent") != std::string::npos;
   // So does one that splits its last partial wave along K.
   k.splitTail = k.name.size() > 5 && k.name.compare(k.name.size() - 5, 5, "_tail") == 0;
+  // And one that takes its tiles from a counter.
+  k.dynamicTiles = k.name.size() > 8 && k.name.compare(k.name.size() - 8, 8, "_dynamic") == 0;
   // A, B (and C) as tensor descriptors when the signature says so.
   size_t body = k.ir.find("attributes", end);
   std::string signature =

@@ -43,7 +43,7 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
     return fail("upload failed");
   std::array<uint32_t, 3> grid{uint32_t(m / mk.tileM), uint32_t(n / mk.tileN), 1};
   const uint32_t units = std::max(1u, dev.info().compute_units);
-  if (mk.persistent)
+  if (mk.persistent || mk.dynamicTiles)
     grid = {std::min<uint32_t>(grid[0] * grid[1], units), 1, 1};
   std::vector<hd_arg> args{da->arg(), db->arg(), dc->arg(), rt::arg::i32(int32_t(m)),
                            rt::arg::i32(int32_t(n)), rt::arg::i32(int32_t(k))};
@@ -63,6 +63,15 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
     args.insert(args.end(), {ws->arg(), cnt->arg(), rt::arg::i32(int32_t(tail)),
                              rt::arg::i32(int32_t(splits))});
     grid = {tiles - tail + tail * splits, 1, 1};
+  }
+  if (mk.dynamicTiles) {
+    auto ct = dev.alloc(8);
+    if (!ct)
+      return fail("alloc: " + ct.status().message());
+    if (!ct->upload(std::vector<int32_t>{0, 0}))
+      return fail("upload failed");
+    cnt.emplace(std::move(*ct));
+    args.push_back(cnt->arg());
   }
   // Row-major A (m x k), B (k x n) and C (m x n) as tensor descriptors.
   std::array<hd_tensor_desc, 3> descs{};

@@ -40,6 +40,10 @@ struct MatmulKernel {
   /// kernel takes (ws, cnt, tail, splits) after (a, b, c, m, n, k) and a 1-D
   /// grid; splitTailPlan picks tail and splits.
   bool splitTail = false;
+  /// Tiles handed out at run time (matmul_tma_ws_dynamic): persistent, and
+  /// the kernel takes a zeroed pair of i32 counters after (a, b, c, m, n, k),
+  /// which it leaves at zero.
+  bool dynamicTiles = false;
 };
 
 /// For `tiles` tiles on `units` compute units, one program a unit at a time:

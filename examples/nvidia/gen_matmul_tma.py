@@ -2,9 +2,9 @@
 """Generates the TMA + wgmma bf16 GEMM example (hd IR): examples/nvidia/matmul_tma_wgmma_bf16.mlir.
 
 Optional arguments (for experiments): BK STAGES GROUP [persistent | ws | ws-cluster |
-ws-persistent | ws-tail], each writing the example of that name
+ws-persistent | ws-dynamic | ws-tail], each writing the example of that name
 (matmul_tma_persistent_bf16.mlir, matmul_tma_ws_bf16.mlir, ..._ws_cluster_, ..._ws_persistent_,
-..._ws_tail_bf16.mlir); BN=128 in the environment for 128x128 tiles."""
+..._ws_dynamic_, ..._ws_tail_bf16.mlir); BN=128 in the environment for 128x128 tiles."""
 import sys
 
 BM, NW = 128, 8
@@ -30,6 +30,9 @@ WSC = len(sys.argv) > 4 and sys.argv[4] == "ws-cluster"
 # "ws-tail": the warp-specialised form with the last partial wave split
 # along K (see ws_tail()).
 WST = len(sys.argv) > 4 and sys.argv[4] == "ws-tail"
+# "ws-dynamic": ws-persistent with tiles handed out at run time (a counter
+# in global memory) instead of pid, pid + nprog, ...
+WSD = len(sys.argv) > 4 and sys.argv[4] == "ws-dynamic"
 if WSC:
     WS = True
 CLUSTER = 2 if WSC else 1
@@ -867,6 +870,160 @@ def ws_persistent():
     return
   }}
 }}""")
+
+# The tile-id ring of the dynamic form: two slots, each with a "full" barrier
+# (the producer wrote it) and an "empty" one (every consumer warp read it).
+TIDS = "!hd.memdesc<2x1xi32, #bar_sh>"
+TID = "!hd.memdesc<1xi32, #bar_sh, alloc = 2x1>"
+TBARS = "!hd.memdesc<2x1xi64, #bar_sh>"
+TBAR = "!hd.memdesc<1xi64, #bar_sh, alloc = 2x1>"
+
+def tile_slot(ind, empty_side):
+    """%slot, %tphase for the program's j-th tile id (the empty side waits on the phase before)."""
+    o(f"""{ind}%c2i = arith.constant 2 : i32
+{ind}%slot = arith.remsi %j, %c2i : i32
+{ind}%tround = arith.divsi %j, %c2i : i32
+{ind}%tpar = arith.andi %tround, %c1i : i32""")
+    if empty_side:
+        o(f"{ind}%tphase = arith.xori %tpar, %c1i : i32")
+    else:
+        o(f"{ind}%tphase = arith.addi %tpar, %c0i : i32")
+
+def ws_dynamic():
+    """ws-persistent with the tiles handed out at run time: each program's
+    first tile is its pid, every later one comes from a counter in global
+    memory (nprog + an atomic add), so the tiles in flight stay a window of
+    consecutive ones as the hardware's own scheduling of one tile a program
+    keeps them; the static pid + t * nprog lets fast programs run ahead of
+    slow ones onto tiles whose A and B blocks no longer share the L2."""
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    for name, layout in acc_chunk_layouts().items():
+        L[BODY - 1] = L[BODY - 1].rstrip("\n") + f"\n#{name} = {layout}"
+    L[BODY - 1] = L[BODY - 1].rstrip("\n") + (
+        f"\n#one_c = #hd.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [{NW}], order = [0]}}>"
+        "\n#one_p = #hd.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>")
+    one_d_head("matmul_tma_ws_dynamic", f"%cd: {C_D}", more_args=", %cnt: !hd.ptr<i32>",
+               after_pid="\n    %nprog = hd.num_programs 0")
+    o(f"""    %lb = arith.constant 0 : index
+    %step1 = arith.constant 1 : index
+    %ub_k = arith.index_cast %nk : i32 to index""")
+    ring_and_barriers()
+    o(f"""    %c_smem = hd.local_alloc -> {C_RING}
+    // The tile ids the producer hands the consumers, two slots in turn.
+    %tids = hd.local_alloc -> {TIDS}
+    %tfull = hd.local_alloc -> {TBARS}
+    %tempty = hd.local_alloc -> {TBARS}""")
+    for st in range(2):
+        o(f"""    %tf{st} = hd.memdesc_index %tfull[%s{st}] : {TBARS} -> {TBAR}
+    hd.mbarrier_init %tf{st}, 1 : {TBAR}
+    %te{st} = hd.memdesc_index %tempty[%s{st}] : {TBARS} -> {TBAR}
+    hd.mbarrier_init %te{st}, {NW} : {TBAR}""")
+    o(f"""    hd.warp_specialize warps [1] default {{
+      // Consumers: the j-th tile id from slot j % 2, until one is past the
+      // last tile; global step g = j * nk + k picks the stage and phase.
+      %zero = arith.constant dense<0.0> : {T}
+      %jn:2 = scf.while (%j = %c0i) : (i32) -> (i32, i32) {{""")
+    tile_slot("        ", False)
+    o(f"""        %tfc = hd.memdesc_index %tfull[%slot] : {TBARS} -> {TBAR}
+        hd.mbarrier_wait %tfc, %tphase : {TBAR}
+        %tslot = hd.memdesc_index %tids[%slot] : {TIDS} -> {TID}
+        %tv = hd.local_load %tslot : {TID} -> tensor<1xi32, #one_c>
+        %tile = hd.reduce(%tv) axis = 0 : (tensor<1xi32, #one_c>) -> i32 {{
+        ^bb0(%x: i32, %y: i32):
+          %mx = arith.maxsi %x, %y : i32
+          hd.yield %mx : i32
+        }}
+        %tec = hd.memdesc_index %tempty[%slot] : {TBARS} -> {TBAR}
+        hd.mbarrier_arrive %tec {{per_warp}} : {TBAR}
+        %more = arith.cmpi slt, %tile, %ntiles : i32
+        scf.condition(%more) %j, %tile : i32, i32
+      }} do {{
+      ^bb0(%jb: i32, %tile_b: i32):
+        %g0 = arith.muli %jb, %nk : i32
+        %res = scf.for %kk = %lb to %ub_k step %step1 iter_args(%sum = %zero) -> ({T}) {{
+          %k32 = arith.index_cast %kk : index to i32
+          %g = arith.addi %g0, %k32 : i32""")
+    consumer_step("%g", "          ")
+    o(f"""        }}
+        %done = hd.dot_wait %res pending = 0 : {T}""")
+    tile_coords("_e", "%tile_b", "        ")
+    o(f"""        // The tile goes out through the copy engine while the producer
+        // fills the ring with the next tile's steps.""")
+    store_tma("        ")
+    o(f"""        %jnext = arith.addi %jb, %c1i : i32
+        scf.yield %jnext : i32
+      }}
+      // Every store has landed before the kernel ends.
+      hd.async_tensor_store_wait pending = 0
+      hd.warp_return
+    }} partitions {{
+      // Producer: the j-th tile id (pid first, then nprog + the counter's
+      // old value) into slot j % 2 once every consumer warp read the id
+      // before it there, then that tile's steps, each into its stage once
+      // released.
+      %jp:2 = scf.while (%j = %c0i) : (i32) -> (i32, i32) {{""")
+    tile_slot("        ", True)
+    o(f"""        %tep = hd.memdesc_index %tempty[%slot] : {TBARS} -> {TBAR}
+        hd.mbarrier_wait %tep, %tphase : {TBAR}
+        %first = arith.cmpi eq, %j, %c0i : i32
+        %tile = scf.if %first -> (i32) {{
+          scf.yield %pid : i32
+        }} else {{
+          %taken = hd.atomic_rmw add, %cnt, %c1i {{sem = #hd.sem<relaxed>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+          %tn = arith.addi %taken, %nprog : i32
+          scf.yield %tn : i32
+        }}
+        %tvp = hd.splat %tile : tensor<1xi32, #one_p>
+        %tslotp = hd.memdesc_index %tids[%slot] : {TIDS} -> {TID}
+        hd.local_store %tvp, %tslotp : tensor<1xi32, #one_p> -> {TID}
+        %tfp = hd.memdesc_index %tfull[%slot] : {TBARS} -> {TBAR}
+        hd.mbarrier_arrive %tfp : {TBAR}
+        %more = arith.cmpi slt, %tile, %ntiles : i32
+        scf.condition(%more) %j, %tile : i32, i32
+      }} do {{
+      ^bb0(%jb: i32, %tile_b: i32):
+        %g0 = arith.muli %jb, %nk : i32""")
+    tile_coords("_p", "%tile_b", "        ")
+    o(f"""        scf.for %kk = %lb to %ub_k step %step1 {{
+          %k32 = arith.index_cast %kk : index to i32
+          %g = arith.addi %g0, %k32 : i32""")
+    producer_step("%g", "%k32", "%m0_p", "%n0_p", "          ")
+    o(f"""        }}
+        %jnext = arith.addi %jb, %c1i : i32
+        scf.yield %jnext : i32
+      }}
+      // The last program out (the second counter, acq_rel: after every
+      // program's last take from the first) sets both back to zero for the
+      // next launch.
+      %c_exit = hd.addptr %cnt, %c1i : !hd.ptr<i32>, i32
+      %out = hd.atomic_rmw add, %c_exit, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+      %np1 = arith.subi %nprog, %c1i : i32
+      %last = arith.cmpi eq, %out, %np1 : i32
+      scf.if %last {{
+        hd.store %cnt, %c0i : !hd.ptr<i32>
+        hd.store %c_exit, %c0i : !hd.ptr<i32>
+      }}
+      hd.warp_return
+    }}
+    return
+  }}
+}}""")
+
+if WSD:
+    retitle("Programs compute\n// {BM}x{BN} tiles of C with",
+            f"""// The warp-specialised persistent form with tiles handed out at run time:
+// one program per SM (grid: min(tiles, SMs)); a program's first tile is its
+// pid, each later one nprog + the old value of cnt[0], which the producer
+// warp adds 1 to (hd.atomic_rmw) and passes to the consumer warps through
+// a two-slot ring of tile ids in shared memory with its own barriers. So
+// the tiles in flight stay consecutive ones (L2 reuse of their A and B
+// blocks) however unevenly the SMs progress. cnt is two i32, zero before
+// the first launch: the last program to finish (cnt[1], acq_rel) sets both
+// back to zero. Otherwise as matmul_tma_ws_persistent_bf16.mlir: the
+// producer runs ahead across tiles, C goes out through the copy engine.
+// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} ws-dynamic.""")
+    ws_dynamic()
 
 if WSP:
     retitle("Programs compute\n// {BM}x{BN} tiles of C with",

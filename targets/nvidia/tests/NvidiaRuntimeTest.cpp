@@ -604,7 +604,7 @@ enum class Operands { Pointers, DescriptorsAB, DescriptorsABC };
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
                               Operands operands = Operands::Pointers, uint32_t programs = 0,
-                              int tail = -1, int splits = 1);
+                              int tail = -1, int splits = 1, bool dynamicTiles = false);
 
 TEST_F(NvidiaGpu, BF16GemmOnTensorCoresMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_mma_bf16.mlir", "matmul_mma", 128, 128,
@@ -672,6 +672,25 @@ TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
   expectGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_persistent_bf16.mlir",
                            "matmul_tma_ws_persistent", 128, 256, {{256, 512, 192}},
                            Operands::DescriptorsABC, /*programs=*/5);
+}
+
+// Tiles handed out at run time: each program's first tile is its pid, later
+// ones come from a counter (hd.atomic_rmw) through a two-slot ring of tile
+// ids in shared memory. 3 programs over 1 to 12 tiles (the second and third
+// tile ids of a program reuse the ring's slots), 5 over 4 tiles (one program
+// takes none), 2 over 24 tiles (12 tile ids a program), each launched twice:
+// the last program out leaves both counters at zero.
+TEST_F(NvidiaGpu, DynamicPersistentWarpSpecializedTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  const char *file = "nvidia/matmul_tma_ws_dynamic_bf16.mlir", *name = "matmul_tma_ws_dynamic";
+  expectGemmMatchesTheHost(*this, file, name, 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 1024, 1024}},
+                           Operands::DescriptorsABC, /*programs=*/3, -1, 1, /*dynamicTiles=*/true);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{256, 512, 192}}, Operands::DescriptorsABC,
+                           /*programs=*/5, -1, 1, true);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{768, 1024, 128}},
+                           Operands::DescriptorsABC, /*programs=*/2, -1, 1, true);
 }
 
 // The last partial wave split along K: each part writes its f32 partial
@@ -846,7 +865,8 @@ TEST_F(NvidiaGpu, ThreeConsumerPingPongFlashAttentionForwardMatchesTheHost) {
 
 void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int tileM,
                               int tileN, std::initializer_list<std::array<int, 3>> shapes,
-                              Operands operands, uint32_t programs, int tail, int splits) {
+                              Operands operands, uint32_t programs, int tail, int splits,
+                              bool dynamicTiles) {
   auto &dev = t.device();
   auto &rng = t.random();
   auto module = t.loadExample(file);
@@ -904,14 +924,28 @@ void expectGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, 
       args.insert(args.end(), {ws->arg(), cnt->arg(), arg::i32(tail), arg::i32(splits)});
       grid = {uint32_t(tiles - tail + tail * splits), 1, 1};
     }
-    for (int run = 0; run < (tail >= 0 ? 2 : 1); ++run) {
-      if (run)
+    if (dynamicTiles) {
+      // The tile counter and the finished-programs counter, zero before the
+      // first launch; the kernel leaves them at zero for the second.
+      auto ct = dev->alloc(8);
+      ASSERT_TRUE(ct.ok() && ct->upload(std::vector<int32_t>{0, 0}).ok());
+      cnt.emplace(std::move(*ct));
+      args.push_back(cnt->arg());
+    }
+    for (int run = 0; run < (tail >= 0 || dynamicTiles ? 2 : 1); ++run) {
+      if (run) {
         ASSERT_TRUE(dc->upload(std::vector<uint16_t>(c.size(), 0x7fc1)).ok());
+      }
       Status st = gemm->launch(grid, args);
       ASSERT_TRUE(st.ok()) << st.message();
     }
     ASSERT_TRUE(dc->download(c).ok());
-    if (cnt) {
+    if (cnt && dynamicTiles) {
+      std::vector<int32_t> counts(2, -1);
+      ASSERT_TRUE(cnt->download(counts).ok());
+      ASSERT_EQ(counts[0], 0) << "tile counter not reset";
+      ASSERT_EQ(counts[1], 0) << "finished-programs counter not reset";
+    } else if (cnt) {
       std::vector<int32_t> counts(std::max(tail, 1), -1);
       ASSERT_TRUE(cnt->download(counts).ok());
       for (int i = 0; i < tail; ++i)
