@@ -57,6 +57,7 @@ struct Options {
   std::vector<Config> configs; ///< --config; empty: the mode's sweep
   std::vector<std::array<uint32_t, 3>> matmulShapes; ///< --matmul; empty: 4096³, 8192³
   std::string matmulIR;              ///< --matmul-ir FILE[:BMxBN]; empty: the examples
+  std::string cublas;                ///< --cublas PATH|off; empty: libcublas by name
   std::vector<uint32_t> attentionContexts; ///< --attention; empty: 4096, 16384
   std::string attentionIR;                 ///< --attention-ir FILE; empty: the examples
   unsigned reps = 0; ///< 0: the mode's default
@@ -74,6 +75,7 @@ const char kUsage[] =
     "usage: hadron-bench [--device SELECTOR] [--only LIST] [--n N] [--softmax RxC[,RxC...]]\n"
     "                    [--reps K] [--warmup K] [--threads T] [--quick] [--json FILE]\n"
     "                    [--config B:S:W[,...]] [--cubin FILE] [--launches N]\n"
+    "                    [--matmul SIZES] [--matmul-ir FILE] [--cublas PATH|off]\n"
     "       hadron-bench --compile-only PLUGIN:ARCH [--cubin-out FILE] [--only LIST] ...\n"
     "  --device     runtime selector: host (default), nvidia, nvidia:1, ...\n"
     "  --only       comma list of copy, add, softmax, matmul, attention, launch (default\n"
@@ -88,6 +90,9 @@ const char kUsage[] =
     "               ending in '_dynamic', with a zeroed tile counter), one whose name\n"
     "               ends in '_tail' a workspace and its last partial wave split\n"
     "               along K (examples/nvidia/matmul_tma_ws_tail_bf16.mlir)\n"
+    "  --cublas     PATH|off  the GEMMs' reference on NVIDIA devices: cuBLAS (dlopen'ed:\n"
+    "               PATH, else libcublas.so.13 or .12 by name) on the same buffers,\n"
+    "               its launches in turns with each kernel's; 'off' times Hadron alone\n"
     "  --attention  n_ctx values, multiples of 128 (default 4096,16384): the flash attention\n"
     "               forward examples (head dim 64 and 128, sm_90a) on 4 x 32 heads\n"
     "  --attention-ir FILE[:ROWS] an attention kernel to time instead: its first\n"
@@ -272,6 +277,9 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &why) {
         return false;
     } else if (flag == "--matmul-ir") {
       if (!value(o.matmulIR))
+        return false;
+    } else if (flag == "--cublas") {
+      if (!value(o.cublas))
         return false;
     } else if (flag == "--reps") {
       if (!number(u, 1, 100000))
@@ -1146,7 +1154,8 @@ int main(int argc, char **argv) {
                                                                 {8192, 8192, 8192}}
                         : o.matmulShapes;
         mo.warmup = o.warmup;
-        mo.reps = std::min(o.reps, 20u);
+        mo.reps = o.reps;
+        mo.cublas = o.cublas;
         std::string why;
         if (!matmulKernelsFor(o.matmulIR, mo.kernels, why)) {
           std::fprintf(stderr, "hadron-bench: %s\n", why.c_str());

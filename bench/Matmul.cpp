@@ -2,6 +2,7 @@
 
 #include "Matmul.h"
 
+#include "CublasReference.h"
 #include "DeviceTiming.h"
 
 #include <algorithm>
@@ -17,15 +18,51 @@ namespace rt = hadron::runtime;
 
 namespace {
 
-/// Checks and times one kernel on one size; returns TFLOP/s or a negative
-/// value after appending to `failures`.
-double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
-              const std::array<uint32_t, 3> &shape, const MatmulOptions &o,
-              std::mt19937_64 &rng, const std::string &key, std::vector<std::string> &failures) {
+/// Hadron's and the reference's TFLOP/s on one shape (the reference's
+/// negative where there is none).
+struct Rates {
+  double hadron = -1, reference = -1;
+  double ratio = -1; ///< median over launch pairs of the reference's time / Hadron's
+};
+
+/// Checks C = A * B on 512 sampled elements against the host; "" or what
+/// is wrong.
+std::string checkSample(const std::vector<uint16_t> &a, const std::vector<uint16_t> &b,
+                        const std::vector<uint16_t> &c, uint64_t m, uint64_t n, uint64_t k,
+                        std::mt19937_64 &rng) {
+  // Products of bf16 are exact in f32, the sums' error is at most
+  // k * 2^-24 * sum |a b|, the store rounds to bf16.
+  std::uniform_int_distribution<uint64_t> row(0, m - 1), col(0, n - 1);
+  for (int t = 0; t < 512; ++t) {
+    uint64_t i = row(rng), j = col(rng);
+    double ref = 0, mag = 0;
+    for (uint64_t q = 0; q < k; ++q) {
+      double p = double(fromBf16(a[i * k + q])) * fromBf16(b[q * n + j]);
+      ref += p;
+      mag += std::fabs(p);
+    }
+    double got = fromBf16(c[i * n + j]);
+    if (!(std::fabs(got - ref) <= k * 0x1p-24 * mag + 0x1p-8 * std::fabs(ref))) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "wrong result: C[%llu][%llu] is %.6g, expected %.6g",
+                    (unsigned long long)i, (unsigned long long)j, got, ref);
+      return buf;
+    }
+  }
+  return "";
+}
+
+/// Checks and times one kernel on one size, and the reference (when there
+/// is one) on the same buffers with its launches interleaved with the
+/// kernel's; the kernel's rate is negative after appending to `failures`.
+Rates runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
+             const std::array<uint32_t, 3> &shape, const MatmulOptions &o, std::mt19937_64 &rng,
+             const std::string &key, CublasReference *reference,
+             std::vector<std::string> &failures) {
   const uint64_t m = shape[0], n = shape[1], k = shape[2];
   auto fail = [&](const std::string &what) {
     failures.push_back(key + " " + mk.variant + ": " + what);
-    return -1.0;
+    return Rates{};
   };
   if (m % mk.tileM || n % mk.tileN)
     return fail("the kernel tiles C by " + std::to_string(mk.tileM) + "x" +
@@ -91,29 +128,75 @@ double runOne(const rt::Device &dev, const MatmulKernel &mk, rt::Kernel &kernel,
     s = dc->download(c);
   if (!s)
     return fail(s.message());
-  // A sample of C against the host: products of bf16 are exact in f32, the
-  // sums' error is at most k * 2^-24 * sum |a b|, the store rounds to bf16.
-  std::uniform_int_distribution<uint64_t> row(0, m - 1), col(0, n - 1);
-  for (int t = 0; t < 512; ++t) {
-    uint64_t i = row(rng), j = col(rng);
-    double ref = 0, mag = 0;
-    for (uint64_t q = 0; q < k; ++q) {
-      double p = double(fromBf16(a[i * k + q])) * fromBf16(b[q * n + j]);
-      ref += p;
-      mag += std::fabs(p);
-    }
-    double got = fromBf16(c[i * n + j]);
-    if (!(std::fabs(got - ref) <= k * 0x1p-24 * mag + 0x1p-8 * std::fabs(ref))) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "wrong result: C[%llu][%llu] is %.6g, expected %.6g",
-                    (unsigned long long)i, (unsigned long long)j, got, ref);
-      return fail(buf);
-    }
+  if (std::string wrong = checkSample(a, b, c, m, n, k, rng); !wrong.empty())
+    return fail(wrong);
+  const double flop = 2.0 * m * n * k;
+  if (!reference) {
+    auto ms = medianLaunchMs(dev, kernel, grid, args, o.warmup, o.reps);
+    if (!ms)
+      return fail(ms.status().message());
+    return {flop / (*ms * 1e-3) / 1e12, -1};
   }
-  auto ms = medianLaunchMs(dev, kernel, grid, args, o.warmup, o.reps);
-  if (!ms)
-    return fail(ms.status().message());
-  return 2.0 * m * n * k / (*ms * 1e-3) / 1e12;
+  // The reference: its own poisoned C, checked like the kernel's; then both
+  // timed in turns.
+  std::string why;
+  Rates rates;
+  auto dr = dev.alloc(c.size() * 2);
+  std::vector<uint16_t> cr(m * n, 0x7fc1);
+  const bool refReady = dr && dr->upload(cr) &&
+                        reference->gemmBf16(da->devicePtr(), db->devicePtr(), dr->devicePtr(),
+                                            int(m), int(n), int(k), why) &&
+                        dev.synchronize() && dr->download(cr);
+  if (!refReady) {
+    std::printf("  cublas: %s\n", why.empty() ? "could not run" : why.c_str());
+    reference = nullptr;
+  } else if (std::string wrong = checkSample(a, b, cr, m, n, k, rng); !wrong.empty()) {
+    std::printf("  cublas: %s (not timed)\n", wrong.c_str());
+    reference = nullptr;
+  }
+  auto start = dev.createEvent(), stop = dev.createEvent();
+  if (!start || !stop)
+    return fail((!start ? start.status() : stop.status()).message());
+  std::vector<double> mine, theirs;
+  auto timeOne = [&](bool ours, std::vector<double> *into) -> bool {
+    rt::Status st = start->record();
+    if (st && ours)
+      st = kernel.launch(grid, args);
+    else if (st && !reference->gemmBf16(da->devicePtr(), db->devicePtr(), dr->devicePtr(), int(m),
+                                        int(n), int(k), why))
+      return false;
+    if (st)
+      st = stop->record();
+    auto e = st ? start->elapsedMsUntil(*stop) : rt::Expected<float>(st);
+    if (!e) {
+      why = e.status().message();
+      return false;
+    }
+    if (into)
+      into->push_back(*e);
+    return true;
+  };
+  for (unsigned i = 0; i < o.warmup; ++i)
+    if (!timeOne(true, nullptr) || (reference && !timeOne(false, nullptr)))
+      return fail(why);
+  // Launch by launch in turns: each pair sees the same clock and
+  // temperature, so the median of the pairs' ratios is the comparison that
+  // the card's drift (several percent within a minute) does not enter.
+  for (unsigned i = 0; i < o.reps; ++i) {
+    if (!timeOne(true, &mine))
+      return fail(why);
+    if (reference && !timeOne(false, &theirs))
+      return fail("cublas: " + why);
+  }
+  rates.hadron = flop / (median(mine) * 1e-3) / 1e12;
+  if (!theirs.empty()) {
+    rates.reference = flop / (median(theirs) * 1e-3) / 1e12;
+    std::vector<double> pairs;
+    for (size_t i = 0; i < mine.size(); ++i)
+      pairs.push_back(theirs[i] / mine[i]);
+    rates.ratio = median(pairs);
+  }
+  return rates;
 }
 
 } // namespace
@@ -161,6 +244,17 @@ void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json
     }
     loaded.push_back({&mk, std::move(*module), std::move(*kernel)});
   }
+  // cuBLAS in this process, on NVIDIA devices, unless asked not to.
+  std::unique_ptr<CublasReference> reference;
+  if (!loaded.empty() && arch.rfind("sm_", 0) == 0 && o.cublas != "off") {
+    std::string why;
+    reference = CublasReference::open(o.cublas, why);
+    if (reference)
+      std::printf("\nmatmul reference: cuBLAS %s, timed in turns with each kernel\n",
+                  reference->describe().c_str());
+    else
+      std::printf("\nmatmul reference: none (%s)\n", why.c_str());
+  }
   std::mt19937_64 rng{std::random_device{}()};
   for (const std::array<uint32_t, 3> &shape : o.shapes) {
     std::string key = "matmul" + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
@@ -168,12 +262,21 @@ void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json
     std::printf("\n%s (bf16 in, f32 accumulate, bf16 out)\n", key.c_str());
     double best = -1;
     std::string bestVariant;
+    std::vector<double> referenceRates;
     for (Loaded &l : loaded) {
-      double tflops = runOne(dev, *l.mk, *l.kernel, shape, o, rng, key, failures);
+      Rates r = runOne(dev, *l.mk, *l.kernel, shape, o, rng, key, reference.get(), failures);
+      double tflops = r.hadron;
       if (tflops < 0)
         continue;
-      std::printf("  hadron  %-6s %-44s %9.1f TFLOP/s\n", l.mk->variant.c_str(),
+      std::printf("  hadron  %-6s %-44s %9.1f TFLOP/s", l.mk->variant.c_str(),
                   l.mk->label.c_str(), tflops);
+      if (r.reference > 0) {
+        std::printf("   cublas %6.1f   ratio %.3f", r.reference, r.ratio);
+        json.number(key + ".cublas_with_" + l.mk->variant + "_TFLOPs", r.reference);
+        json.number(key + ".hadron_" + l.mk->variant + "_vs_cublas", r.ratio);
+        referenceRates.push_back(r.reference);
+      }
+      std::printf("\n");
       json.number(key + ".hadron_" + l.mk->variant + "_TFLOPs", tflops);
       if (tflops > best) {
         best = tflops;
@@ -184,6 +287,8 @@ void benchMatmul(const rt::Device &dev, const MatmulOptions &o, JsonReport &json
       json.number(key + ".hadron_TFLOPs", best);
       json.string(key + ".hadron_best_kernel", bestVariant);
     }
+    if (!referenceRates.empty())
+      json.number(key + ".cublas_inprocess_TFLOPs", median(referenceRates));
   }
 }
 

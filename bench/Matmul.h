@@ -64,6 +64,9 @@ struct MatmulOptions {
   std::vector<std::array<uint32_t, 3>> shapes;
   unsigned warmup = 5, reps = 20;
   std::vector<MatmulKernel> kernels; ///< empty: matmulKernels()
+  /// cuBLAS as the in-process reference on NVIDIA devices: the library to
+  /// dlopen ("" = libcublas.so.13 or .12 from the search path; "off" = none).
+  std::string cublas;
 };
 
 /// Runs and reports every size and kernel into `json`; a kernel for another

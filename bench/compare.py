@@ -10,7 +10,9 @@ reference files are merged: a figure more than one measured is their median, any
 the later file's; bench/gluon_matmul_reference.py
 --out ref3.json adds a Gluon column to the GEMM table). Both count bytes read plus written,
 in 1e9 bytes per second, GEMMs 2*M*N*K flops and attention 4*heads*n_ctx^2*d flops in 1e12
-per second. A ratio above 1 means Hadron's best config is faster.
+per second. A ratio above 1 means Hadron's best config is faster. Where hadron-bench timed
+cuBLAS itself (--cublas, on NVIDIA devices: the same buffers, launches in turns with each
+kernel), the GEMM table adds that figure and ratio per kernel (cublas*).
 """
 import json
 import sys
@@ -58,10 +60,14 @@ def main(argv):
     # A Gluon column only where some reference file has Gluon figures for these GEMMs
     # (bench/gluon_matmul_reference.py); the table is unchanged otherwise.
     has_gluon = any(ref.get(g + ".gluon_best_TFLOPs") for g in gemms)
+    # hadron-bench's own cuBLAS reference (--cublas): timed in the same process, in turns
+    # with each kernel, so its ratio is the one the GPU's clock drift does not enter.
+    has_cublas = any(k.split(".", 1)[1].startswith("cublas_with_") for k in hadron if "." in k)
     if gemms:
         print(f"\n{'GEMM / attention (bf16)':<34} {'kernel':>7} {'Hadron TFLOP/s':>15} {'torch':>8} "
               f"{'triton':>8}" + (f" {'gluon':>8}" if has_gluon else "") + f" {'H/torch':>8} {'H/triton':>9}"
-              + (f" {'H/gluon':>8}" if has_gluon else ""))
+              + (f" {'H/gluon':>8}" if has_gluon else "")
+              + (f" {'cublas*':>8} {'H/cublas*':>9}" if has_cublas else ""))
     for g in gemms:
         t, tr = ref.get(g + ".torch_TFLOPs"), ref.get(g + ".triton_best_TFLOPs")
         gb = ref.get(g + ".gluon_best_TFLOPs")
@@ -73,8 +79,16 @@ def main(argv):
         rows = [(v, hadron[f"{g}.hadron_{v}_TFLOPs"]) for v in variants]
         for v, h in rows or [("", hadron[g + ".hadron_TFLOPs"])]:
             ratio = lambda r, w: f"{h / r:>{w - 1}.2f}x" if r else f"{'-':>{w}}"
+            cb = hadron.get(f"{g}.cublas_with_{v}_TFLOPs")
+            # The median of the launch pairs' ratios where hadron-bench gives it.
+            pair = hadron.get(f"{g}.hadron_{v}_vs_cublas")
+            cb_ratio = f"{pair:>8.2f}x" if pair else ratio(cb, 9)
             print(f"{g:<34} {v:>7} {h:>15.1f} {cell(t)} {cell(tr)}" + (f" {cell(gb)}" if has_gluon else "")
-                  + f" {ratio(t, 8)} {ratio(tr, 9)}" + (f" {ratio(gb, 8)}" if has_gluon else ""))
+                  + f" {ratio(t, 8)} {ratio(tr, 9)}" + (f" {ratio(gb, 8)}" if has_gluon else "")
+                  + (f" {cell(cb)} {cb_ratio}" if has_cublas else ""))
+    if has_cublas:
+        print("  (cublas*: hadron-bench's in-process cuBLAS, launched in turns with that kernel; "
+              "H/cublas* the median of the launch pairs' ratios)")
     if "launch.hadron_call_us" in hadron:
         print("\nlaunch overhead (us per launch)   Hadron  cuLaunchKernel  ratio")
         for what, key in (("launch call, no sync", "call"), ("N launches + 1 sync", "batch"),

@@ -44,6 +44,18 @@ def main():
         # torch: the median (mean of two) of 800 and 740; Gluon 700.
         assert "770.0" in row.split()[3] and "1.00x" in row and "1.10x" in row, row
         assert "copy" in both and "1.00x" in both
+        assert "cublas*" not in both, both
+        # hadron-bench's in-process cuBLAS (--cublas): a column of its own, per kernel.
+        inproc = write("hc.json", {"device": "GPU", f"{g}.hadron_TFLOPs": 780.0,
+                                   f"{g}.hadron_tma_TFLOPs": 780.0,
+                                   f"{g}.cublas_with_tma_TFLOPs": 750.0,
+                                   f"{g}.hadron_tma_vs_cublas": 1.03,
+                                   f"{g}.cublas_inprocess_TFLOPs": 750.0})
+        table = run(inproc, ref)
+        row = next(line for line in table.splitlines() if line.startswith(g))
+        # The pairs' median ratio (1.03), not the ratio of the medians (1.04).
+        assert "750.0" in row and "1.03x" in row and "0.97x" in row, row
+        assert "cublas*" in table, table
     print("compare.py: ok")
 
 

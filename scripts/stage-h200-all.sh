@@ -81,8 +81,14 @@ if [ "${1:-all}" != bench ]; then
   step conformance 240 "$bin/hadron" conformance --device nvidia
 fi
 if [ "${1:-all}" != check ]; then
+  # cuBLAS for hadron-bench's own GEMM reference: torch's wheel, else the toolkit's.
+  cublas="$(python3 -c 'import glob, site
+print(next(iter(sorted(p for d in site.getsitepackages()
+                       for p in glob.glob(d + "/nvidia/**/libcublas.so.1[23]", recursive=True))), ""))' \
+    2>/dev/null)"
+  [ -n "$cublas" ] || cublas="$(ls /usr/local/cuda/lib64/libcublas.so.1[23] 2>/dev/null | head -n 1)"
   step bench 300 "$bin/hadron-bench" --device nvidia --only matmul,attention \
-    --json "$out/hadron.json"
+    ${cublas:+--cublas "$cublas"} --json "$out/hadron.json"
   if python3 -c 'import torch, triton' 2>/dev/null; then
     [ -e "$here/triton_gluon_reference.py" ] &&
       step ref-matmul 300 python3 "$here/triton_gluon_reference.py" --only matmul --out "$out/ref.json"
