@@ -26,13 +26,12 @@ constexpr int kGemmDefault = -1;   // CUBLAS_GEMM_DEFAULT
 template <typename F> bool resolve(void *lib, F &fn, const char *name, std::string &why) {
   fn = reinterpret_cast<F>(::dlsym(lib, name));
   if (!fn)
-    why = std::string("libcublas has no ") + name;
+    why += std::string("it has no ") + name + " (not cuBLAS?)";
   return fn != nullptr;
 }
-} // namespace
 
-std::unique_ptr<CublasReference> CublasReference::open(const std::string &path,
-                                                       std::string &why) {
+/// dlopen of `path`, or of libcublas.so.13 then .12 by name; null with `why`.
+void *openLibrary(const std::string &path, std::string &why) {
   void *lib = nullptr;
   std::string tried;
   for (const char *name : {"libcublas.so.13", "libcublas.so.12"}) {
@@ -45,10 +44,33 @@ std::unique_ptr<CublasReference> CublasReference::open(const std::string &path,
     if (!path.empty())
       break;
   }
-  if (!lib) {
+  if (!lib)
     why = "cuBLAS not loaded (" + tried + ")";
+  return lib;
+}
+} // namespace
+
+bool CublasReference::loadable(const std::string &path, std::string &why) {
+  void *lib = openLibrary(path, why);
+  if (!lib)
+    return false;
+  why = path + ": ";
+  Api a;
+  const bool ok = resolve(lib, a.create, "cublasCreate_v2", why) &&
+                  resolve(lib, a.destroy, "cublasDestroy_v2", why) &&
+                  resolve(lib, a.getVersion, "cublasGetVersion_v2", why) &&
+                  resolve(lib, a.gemmEx, "cublasGemmEx", why);
+  ::dlclose(lib);
+  if (ok)
+    why.clear();
+  return ok;
+}
+
+std::unique_ptr<CublasReference> CublasReference::open(const std::string &path,
+                                                       std::string &why) {
+  void *lib = openLibrary(path, why);
+  if (!lib)
     return nullptr;
-  }
   std::unique_ptr<CublasReference> ref(new CublasReference());
   ref->lib_ = lib;
   ref->api_ = std::make_unique<Api>();

@@ -26,6 +26,10 @@ public:
   /// then .12 from the loader's search path, and creates a handle. Null with
   /// `why` saying which step failed.
   static std::unique_ptr<CublasReference> open(const std::string &path, std::string &why);
+  /// Whether `path` loads and has the entry points used, without creating a
+  /// handle (no device needed): how a --cublas naming the wrong file is
+  /// refused before anything runs.
+  static bool loadable(const std::string &path, std::string &why);
 
   /// C = A * B, all row-major bf16 device pointers (A m x k, B k x n,
   /// C m x n), f32 accumulation: cublasGemmEx on the column-major

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "CublasReference.h"
 #include "HostLoops.h"
 #include "Kernels.h"
 #include "Attention.h"
@@ -1097,6 +1098,13 @@ int main(int argc, char **argv) {
   std::string why;
   if (!parseArgs(argc, argv, o, why)) {
     std::fprintf(stderr, "hadron-bench: %s\n%s", why.c_str(), kUsage);
+    return 2;
+  }
+  // A cuBLAS named on the command line must be one: refused before anything
+  // runs (loading it needs no device; without --cublas a missing library
+  // only means no reference column).
+  if (!o.cublas.empty() && o.cublas != "off" && !CublasReference::loadable(o.cublas, why)) {
+    std::fprintf(stderr, "hadron-bench: --cublas %s: %s\n", o.cublas.c_str(), why.c_str());
     return 2;
   }
   auto ctx = rt::Context::create();
