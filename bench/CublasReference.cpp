@@ -30,6 +30,14 @@ template <typename F> bool resolve(void *lib, F &fn, const char *name, std::stri
   return fn != nullptr;
 }
 
+/// Every entry point the reference calls, or false with `why` naming the first missing.
+bool resolveAll(void *lib, CublasReference::Api &a, std::string &why) {
+  return resolve(lib, a.create, "cublasCreate_v2", why) &&
+         resolve(lib, a.destroy, "cublasDestroy_v2", why) &&
+         resolve(lib, a.getVersion, "cublasGetVersion_v2", why) &&
+         resolve(lib, a.gemmEx, "cublasGemmEx", why);
+}
+
 /// dlopen of `path`, or of libcublas.so.13 then .12 by name; null with `why`.
 void *openLibrary(const std::string &path, std::string &why) {
   void *lib = nullptr;
@@ -56,10 +64,7 @@ bool CublasReference::loadable(const std::string &path, std::string &why) {
     return false;
   why = path + ": ";
   Api a;
-  const bool ok = resolve(lib, a.create, "cublasCreate_v2", why) &&
-                  resolve(lib, a.destroy, "cublasDestroy_v2", why) &&
-                  resolve(lib, a.getVersion, "cublasGetVersion_v2", why) &&
-                  resolve(lib, a.gemmEx, "cublasGemmEx", why);
+  const bool ok = resolveAll(lib, a, why);
   ::dlclose(lib);
   if (ok)
     why.clear();
@@ -75,10 +80,7 @@ std::unique_ptr<CublasReference> CublasReference::open(const std::string &path,
   ref->lib_ = lib;
   ref->api_ = std::make_unique<Api>();
   Api &a = *ref->api_;
-  if (!resolve(lib, a.create, "cublasCreate_v2", why) ||
-      !resolve(lib, a.destroy, "cublasDestroy_v2", why) ||
-      !resolve(lib, a.getVersion, "cublasGetVersion_v2", why) ||
-      !resolve(lib, a.gemmEx, "cublasGemmEx", why))
+  if (!resolveAll(lib, a, why))
     return nullptr;
   if (int rc = a.create(&ref->handle_)) {
     why = "cublasCreate failed with status " + std::to_string(rc);

@@ -816,6 +816,33 @@ def store_tma(ind):
 {ind}%nj{j} = arith.addi %n0_e, %cn{j} : i32
 {ind}hd.async_tensor_store %cd[%m0_e, %nj{j}], %cbuf{j} : {C_T} -> {C_D}""")
 
+def consumer_tile_steps(ind):
+    """The consumers' K steps of one tile (global step %g0 + k) and the wait
+    for the last product: %done."""
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    o(f"""{ind}%res = scf.for %kk = %lb to %ub_k step %step1 iter_args(%sum = %zero) -> ({T}) {{
+{ind}  %k32 = arith.index_cast %kk : index to i32
+{ind}  %g = arith.addi %g0, %k32 : i32""")
+    consumer_step("%g", ind + "  ")
+    o(f"""{ind}}}
+{ind}%done = hd.dot_wait %res pending = 0 : {T}""")
+
+def consumer_tile_store(tile, ind):
+    """%done out through the copy engine to tile `tile`."""
+    tile_coords("_e", tile, ind)
+    o(f"""{ind}// The tile goes out through the copy engine while the producer
+{ind}// fills the ring with the next tile's steps.""")
+    store_tma(ind)
+
+def producer_tile_steps(tile, ind):
+    """The producer's K steps of tile `tile` (global step %g0 + k)."""
+    tile_coords("_p", tile, ind)
+    o(f"""{ind}scf.for %kk = %lb to %ub_k step %step1 {{
+{ind}  %k32 = arith.index_cast %kk : index to i32
+{ind}  %g = arith.addi %g0, %k32 : i32""")
+    producer_step("%g", "%k32", "%m0_p", "%n0_p", ind + "  ")
+    o(f"{ind}}}")
+
 def ws_persistent():
     del L[BODY:]
     T = f"tensor<{BM}x{BN}xf32, #acc>"
@@ -834,19 +861,11 @@ def ws_persistent():
       %zero = arith.constant dense<0.0> : {T}
       scf.for %tt = %lb to %ub_t step %step1 {{
         %t = arith.index_cast %tt : index to i32
-        %g0 = arith.muli %t, %nk : i32
-        %res = scf.for %kk = %lb to %ub_k step %step1 iter_args(%sum = %zero) -> ({T}) {{
-          %k32 = arith.index_cast %kk : index to i32
-          %g = arith.addi %g0, %k32 : i32""")
-    consumer_step("%g", "          ")
-    o(f"""        }}
-        %done = hd.dot_wait %res pending = 0 : {T}
-        %tj = arith.muli %t, %nprog : i32
+        %g0 = arith.muli %t, %nk : i32""")
+    consumer_tile_steps("        ")
+    o(f"""        %tj = arith.muli %t, %nprog : i32
         %tile = arith.addi %pid, %tj : i32""")
-    tile_coords("_e", "%tile", "        ")
-    o(f"""        // The tile goes out through the copy engine while the producer
-        // fills the ring with the next tile's steps.""")
-    store_tma("        ")
+    consumer_tile_store("%tile", "        ")
     o(f"""      }}
       // Every store has landed before the kernel ends.
       hd.async_tensor_store_wait pending = 0
@@ -858,13 +877,8 @@ def ws_persistent():
         %g0 = arith.muli %t, %nk : i32
         %tj = arith.muli %t, %nprog : i32
         %tile = arith.addi %pid, %tj : i32""")
-    tile_coords("_p", "%tile", "        ")
-    o(f"""        scf.for %kk = %lb to %ub_k step %step1 {{
-          %k32 = arith.index_cast %kk : index to i32
-          %g = arith.addi %g0, %k32 : i32""")
-    producer_step("%g", "%k32", "%m0_p", "%n0_p", "          ")
-    o(f"""        }}
-      }}
+    producer_tile_steps("%tile", "        ")
+    o(f"""      }}
       hd.warp_return
     }}
     return
@@ -940,17 +954,9 @@ def ws_dynamic():
         scf.condition(%more) %j, %tile : i32, i32
       }} do {{
       ^bb0(%jb: i32, %tile_b: i32):
-        %g0 = arith.muli %jb, %nk : i32
-        %res = scf.for %kk = %lb to %ub_k step %step1 iter_args(%sum = %zero) -> ({T}) {{
-          %k32 = arith.index_cast %kk : index to i32
-          %g = arith.addi %g0, %k32 : i32""")
-    consumer_step("%g", "          ")
-    o(f"""        }}
-        %done = hd.dot_wait %res pending = 0 : {T}""")
-    tile_coords("_e", "%tile_b", "        ")
-    o(f"""        // The tile goes out through the copy engine while the producer
-        // fills the ring with the next tile's steps.""")
-    store_tma("        ")
+        %g0 = arith.muli %jb, %nk : i32""")
+    consumer_tile_steps("        ")
+    consumer_tile_store("%tile_b", "        ")
     o(f"""        %jnext = arith.addi %jb, %c1i : i32
         scf.yield %jnext : i32
       }}
@@ -984,13 +990,8 @@ def ws_dynamic():
       }} do {{
       ^bb0(%jb: i32, %tile_b: i32):
         %g0 = arith.muli %jb, %nk : i32""")
-    tile_coords("_p", "%tile_b", "        ")
-    o(f"""        scf.for %kk = %lb to %ub_k step %step1 {{
-          %k32 = arith.index_cast %kk : index to i32
-          %g = arith.addi %g0, %k32 : i32""")
-    producer_step("%g", "%k32", "%m0_p", "%n0_p", "          ")
-    o(f"""        }}
-        %jnext = arith.addi %jb, %c1i : i32
+    producer_tile_steps("%tile_b", "        ")
+    o(f"""        %jnext = arith.addi %jb, %c1i : i32
         scf.yield %jnext : i32
       }}
       // The last program out (the second counter, acq_rel: after every
