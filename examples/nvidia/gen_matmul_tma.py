@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Generates the TMA + wgmma bf16 GEMM example (hd IR): examples/nvidia/matmul_tma_wgmma_bf16.mlir.
 
-Optional arguments (for experiments): BK STAGES GROUP [persistent | ws | ws-cluster |
-ws-persistent | ws-dynamic | ws-tail], each writing the example of that name
-(matmul_tma_persistent_bf16.mlir, matmul_tma_ws_bf16.mlir, ..._ws_cluster_, ..._ws_persistent_,
-..._ws_dynamic_, ..._ws_tail_bf16.mlir); BN=128 in the environment for 128x128 tiles."""
+Optional arguments (for experiments): BK STAGES GROUP [persistent | dynamic | ws |
+ws-cluster | ws-persistent | ws-dynamic | ws-tail], each writing the example of that name
+(matmul_tma_persistent_bf16.mlir, matmul_tma_dynamic_bf16.mlir, matmul_tma_ws_bf16.mlir,
+..._ws_cluster_, ..._ws_persistent_, ..._ws_dynamic_, ..._ws_tail_bf16.mlir); BN=128 in the environment for 128x128 tiles."""
 import sys
 
 BM, NW = 128, 8
@@ -33,6 +33,9 @@ WST = len(sys.argv) > 4 and sys.argv[4] == "ws-tail"
 # "ws-dynamic": ws-persistent with tiles handed out at run time (a counter
 # in global memory) instead of pid, pid + nprog, ...
 WSD = len(sys.argv) > 4 and sys.argv[4] == "ws-dynamic"
+# "dynamic": the persistent form (CTA barrier, no producer warp) with tiles
+# from a counter and C stored by the copy engine.
+DYN = len(sys.argv) > 4 and sys.argv[4] == "dynamic"
 if WSC:
     WS = True
 CLUSTER = 2 if WSC else 1
@@ -1010,6 +1013,164 @@ def ws_dynamic():
     return
   }}
 }}""")
+
+def dynamic():
+    """The persistent form with tiles handed out at run time and C stored by
+    the copy engine. The loader (thread 0 of the CTA, AHEAD steps ahead of
+    the products) takes each next tile from the counter when its K steps
+    wrap, and writes the tile id of every step it loads next to the stage
+    (tid_smem), where the consumers read it at the first step of a tile:
+    the loader may be several tiles ahead when K has fewer steps than AHEAD."""
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    for name, layout in acc_chunk_layouts().items():
+        L[BODY - 1] = L[BODY - 1].rstrip("\n") + f"\n#{name} = {layout}"
+    L[BODY - 1] = L[BODY - 1].rstrip("\n") + (
+        f"\n#one = #hd.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [{NW}], order = [0]}}>")
+    TIDS_S = f"!hd.memdesc<{STAGES}x1xi32, #bar_sh>"
+    TID_S = f"!hd.memdesc<1xi32, #bar_sh, alloc = {STAGES}x1>"
+    one_d_head("matmul_tma_dynamic", f"%cd: {C_D}", more_args=", %cnt: !hd.ptr<i32>",
+               after_pid="\n    %nprog = hd.num_programs 0")
+    o(f"""    %ntm1 = arith.subi %ntiles, %c1i : i32
+    %a_smem = hd.local_alloc -> {A_RING}
+    %b_smem = hd.local_alloc -> {B_RING}
+    %bars = hd.local_alloc -> {BARS}
+    %c_smem = hd.local_alloc -> {C_RING}
+    // The tile id of the step each stage holds.
+    %tid_smem = hd.local_alloc -> {TIDS_S}""")
+    for st in range(STAGES):
+        o(f"""    %s{st} = arith.constant {st} : i32
+    %bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
+    hd.mbarrier_init %bar{st}, 1 : {BAR}""")
+
+    def load(x, state, g, ind):
+        """The loader's step g, (k index, tile id, m0, n0) = state: its copies
+        where the tile exists, and its tile id next to the stage."""
+        lk, lt, lm, ln = state
+        o(f"""{ind}%go{x} = arith.cmpi slt, {lt}, %ntiles : i32
+{ind}%st{x} = arith.remsi {g}, %cstages : i32
+{ind}%k0{x} = arith.muli {lk}, %cbk : i32
+{ind}%bw{x} = hd.memdesc_index %bars[%st{x}] : {BARS} -> {BAR}
+{ind}hd.mbarrier_expect %bw{x}, {STAGE_BYTES} pred %go{x} : {BAR}
+{ind}%a_dst{x} = hd.memdesc_index %a_smem[%st{x}] : {A_RING} -> {A_T}
+{ind}hd.async_tensor_copy %a[{lm}, %k0{x}], %bw{x}, %a_dst{x} pred %go{x} : {A_D}, {BAR} -> {A_T}
+{ind}%b_dst{x} = hd.memdesc_index %b_smem[%st{x}] : {B_RING} -> {B_T}
+{ind}hd.async_tensor_copy %b[%k0{x}, {ln}], %bw{x}, %b_dst{x} pred %go{x} : {B_D}, {BAR} -> {B_T}
+{ind}%tw{x} = hd.splat {lt} : tensor<1xi32, #one>
+{ind}%ts{x} = hd.memdesc_index %tid_smem[%st{x}] : {TIDS_S} -> {TID_S}
+{ind}hd.local_store %tw{x}, %ts{x} : tensor<1xi32, #one> -> {TID_S}""")
+
+    def advance(x, state, ind):
+        """The loader's next step: the next K step, or the first of the tile
+        the counter hands out (none once a tile id is past the last)."""
+        lk, lt, lm, ln = state
+        o(f"""{ind}%k1{x} = arith.addi {lk}, %c1i : i32
+{ind}%wrap{x} = arith.cmpi eq, %k1{x}, %nk : i32
+{ind}%kn{x} = arith.select %wrap{x}, %c0i, %k1{x} : i32
+{ind}%tn{x}:3 = scf.if %wrap{x} -> (i32, i32, i32) {{
+{ind}  %live{x} = arith.cmpi slt, {lt}, %ntiles : i32
+{ind}  %tnew{x} = scf.if %live{x} -> (i32) {{
+{ind}    %taken{x} = hd.atomic_rmw add, %cnt, %c1i {{sem = #hd.sem<relaxed>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+{ind}    %tt{x} = arith.addi %taken{x}, %nprog : i32
+{ind}    scf.yield %tt{x} : i32
+{ind}  }} else {{
+{ind}    scf.yield {lt} : i32
+{ind}  }}
+{ind}  // Coordinates of a tile that exists (the copies of one past the last are off).
+{ind}  %tcl{x} = arith.minsi %tnew{x}, %ntm1 : i32""")
+        tile_coords(x + "w", f"%tcl{x}", ind + "  ")
+        o(f"""{ind}  scf.yield %tnew{x}, %m0{x}w, %n0{x}w : i32, i32, i32
+{ind}}} else {{
+{ind}  scf.yield {lt}, {lm}, {ln} : i32, i32, i32
+{ind}}}""")
+        return (f"%kn{x}", f"%tn{x}#0", f"%tn{x}#1", f"%tn{x}#2")
+
+    o(f"    // The loader runs {AHEAD} steps ahead: its state is (K step, tile id, m0, n0).")
+    o(f"    %pcl = arith.minsi %pid, %ntm1 : i32")
+    tile_coords("_first", "%pcl", "    ")
+    state = ("%c0i", "%pid", "%m0_first", "%n0_first")
+    for st in range(AHEAD):
+        load(f"_p{st}", state, f"%s{st}", "    ")
+        state = advance(f"_p{st}", state, "    ")
+    ST = "i32, i32, i32, i32"
+    o(f"""    %zero = arith.constant dense<0.0> : {T}
+    %lb = arith.constant 0 : index
+    %step1 = arith.constant 1 : index
+    %ub_k = arith.index_cast %nk : i32 to index
+    %cahead = arith.constant {AHEAD} : i32
+    %ld:6 = scf.while (%wg = %c0i, %wk = {state[0]}, %wt = {state[1]}, %wm = {state[2]}, %wn = {state[3]}) : (i32, {ST}) -> (i32, {ST}, i32) {{
+      // The consumers' next tile: the id the loader wrote with its first step.
+      %cs = arith.remsi %wg, %cstages : i32
+      %ctr = hd.memdesc_index %tid_smem[%cs] : {TIDS_S} -> {TID_S}
+      %ctv = hd.local_load %ctr : {TID_S} -> tensor<1xi32, #one>
+      %ctile = hd.reduce(%ctv) axis = 0 : (tensor<1xi32, #one>) -> i32 {{
+      ^bb0(%x: i32, %y: i32):
+        %mx = arith.maxsi %x, %y : i32
+        hd.yield %mx : i32
+      }}
+      %more = arith.cmpi slt, %ctile, %ntiles : i32
+      scf.condition(%more) %wg, %wk, %wt, %wm, %wn, %ctile : i32, {ST}, i32
+    }} do {{
+    ^bb0(%g0: i32, %ok: i32, %ot: i32, %om: i32, %on: i32, %tile: i32):
+      %res:5 = scf.for %kidx = %lb to %ub_k step %step1 iter_args(%sum = %zero, %ik = %ok, %it = %ot, %im = %om, %in = %on) -> ({T}, {ST}) {{
+        %k32 = arith.index_cast %kidx : index to i32
+        %g = arith.addi %g0, %k32 : i32
+        %cur = arith.remsi %g, %cstages : i32
+        %round = arith.divsi %g, %cstages : i32
+        %phase = arith.andi %round, %c1i : i32
+        %bar_cur = hd.memdesc_index %bars[%cur] : {BARS} -> {BAR}
+        hd.mbarrier_wait %bar_cur, %phase : {BAR}
+        %a_cur = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
+        %b_cur = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
+        %issued = hd.dot %a_cur, %b_cur, %sum {{async}} : {A_T} * {B_T} -> {T}
+        %next = hd.dot_wait %issued pending = 1 : {T}
+        // Step g + {AHEAD} (of this tile or a later one) into the stage step g - 1 read.
+        %ga = arith.addi %g, %cahead : i32""")
+    inner = ("%ik", "%it", "%im", "%in")
+    load("", inner, "%ga", "        ")
+    nxt = advance("", inner, "        ")
+    o(f"""        scf.yield %next, {nxt[0]}, {nxt[1]}, {nxt[2]}, {nxt[3]} : {T}, {ST}
+      }}
+      %done = hd.dot_wait %res#0 pending = 0 : {T}""")
+    tile_coords("_e", "%tile", "      ")
+    o(f"""      // The tile goes out through the copy engine while the ring fills
+      // with the next tile's steps.""")
+    store_tma("      ")
+    o(f"""      %g0n = arith.addi %g0, %nk : i32
+      scf.yield %g0n, %res#1, %res#2, %res#3, %res#4 : i32, {ST}
+    }}
+    // Every store has landed before the kernel ends.
+    hd.async_tensor_store_wait pending = 0
+    // The last program out (the second counter, acq_rel: after every
+    // program's last take from the first) sets both back to zero for the
+    // next launch.
+    %c_exit = hd.addptr %cnt, %c1i : !hd.ptr<i32>, i32
+    %out = hd.atomic_rmw add, %c_exit, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+    %np1 = arith.subi %nprog, %c1i : i32
+    %last = arith.cmpi eq, %out, %np1 : i32
+    scf.if %last {{
+      hd.store %cnt, %c0i : !hd.ptr<i32>
+      hd.store %c_exit, %c0i : !hd.ptr<i32>
+    }}
+    return
+  }}
+}}""")
+
+if DYN:
+    retitle("Programs compute\n// {BM}x{BN} tiles of C with",
+            f"""// The persistent form with tiles handed out at run time: one program per SM
+// (grid: min(tiles, SMs)); a program's first tile is its pid, each later one
+// nprog + the old value of cnt[0], which the loader (thread 0, {AHEAD} K steps
+// ahead of the products, hd.atomic_rmw) adds 1 to when its steps wrap into a
+// new tile. So the tiles in flight stay consecutive ones (L2 reuse of their A
+// and B blocks) however unevenly the SMs progress. The loader writes each
+// step's tile id next to its stage, where the products of a tile's first step
+// read it. C is a tensor descriptor of {BM}x64 blocks stored by the copy engine
+// from two staging buffers while the ring fills with the next tile. cnt is two
+// i32, zero before the first launch: the last program to finish (cnt[1],
+// acq_rel) sets both back to zero.
+// Generated by examples/nvidia/gen_matmul_tma.py {BK} {STAGES} {GROUP} dynamic.""")
+    dynamic()
 
 if WSD:
     retitle("Programs compute\n// {BM}x{BN} tiles of C with",

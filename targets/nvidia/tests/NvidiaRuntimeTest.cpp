@@ -693,6 +693,23 @@ TEST_F(NvidiaGpu, DynamicPersistentWarpSpecializedTmaGemmMatchesTheHost) {
                            Operands::DescriptorsABC, /*programs=*/2, -1, 1, true);
 }
 
+// The persistent form with a CTA barrier (no producer warp), tiles from a
+// counter and C through the copy engine: its loader, 3 K steps ahead, takes
+// the next tile when its steps wrap and writes each step's tile id next to
+// the stage. 1 K step a tile puts it 3 tiles ahead.
+TEST_F(NvidiaGpu, DynamicPersistentTmaGemmMatchesTheHost) {
+  if (std::string(dev->info().arch) != "sm_90a")
+    GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
+  const char *file = "nvidia/matmul_tma_dynamic_bf16.mlir", *name = "matmul_tma_dynamic";
+  expectGemmMatchesTheHost(*this, file, name, 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 1024, 1024}},
+                           Operands::DescriptorsABC, /*programs=*/3, -1, 1, /*dynamicTiles=*/true);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{256, 512, 192}}, Operands::DescriptorsABC,
+                           /*programs=*/5, -1, 1, true);
+  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{768, 1024, 64}},
+                           Operands::DescriptorsABC, /*programs=*/2, -1, 1, true);
+}
+
 // The last partial wave split along K: each part writes its f32 partial
 // product to a workspace slot and counts in; the last adds the slots and
 // stores the tile. No split (tail 0), every tile split (uneven K: 16 steps
