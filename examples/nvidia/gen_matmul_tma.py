@@ -282,24 +282,21 @@ def persistent_head(name, c_arg=C_PTR):
     %left2 = arith.subi %left1, %c1i : i32
     %mine = arith.divsi %left2, %nprog : i32""")
 
-def persistent():
-    del L[BODY:]
-    T = f"tensor<{BM}x{BN}xf32, #acc>"
-    persistent_head("matmul_tma_persistent")
-    o(f"""    %total = arith.muli %mine, %nk : i32
-    %a_smem = hd.local_alloc -> {A_RING}
-    %b_smem = hd.local_alloc -> {B_RING}
-    %bars = hd.local_alloc -> {BARS}""")
-    for st in range(STAGES):
-        o(f"""    %s{st} = arith.constant {st} : i32
-    %bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
-    hd.mbarrier_init %bar{st}, 1 : {BAR}""")
+def barrier_ring(ind="    "):
+    """The barrier kernels' ring and its one barrier per stage."""
+    o(f"""{ind}%a_smem = hd.local_alloc -> {A_RING}
+{ind}%b_smem = hd.local_alloc -> {B_RING}
+{ind}%bars = hd.local_alloc -> {BARS}""")
 
-    def load(x, state, g, ind):
-        """Copies of the loader's step (k index, tile, m0, n0) = state: step g of the program."""
-        lk, lt, lm, ln = state
-        o(f"""{ind}%go{x} = arith.cmpi slt, {g}, %total : i32
-{ind}%st{x} = arith.remsi {g}, %cstages : i32
+def barrier_inits(ind="    "):
+    for st in range(STAGES):
+        o(f"""{ind}%s{st} = arith.constant {st} : i32
+{ind}%bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
+{ind}hd.mbarrier_init %bar{st}, 1 : {BAR}""")
+
+def ring_load(x, lk, lm, ln, g, ind):
+    """Copies of K step `lk` of the tile at (lm, ln) into stage g % STAGES, where %go{x}."""
+    o(f"""{ind}%st{x} = arith.remsi {g}, %cstages : i32
 {ind}%k0{x} = arith.muli {lk}, %cbk : i32
 {ind}%bw{x} = hd.memdesc_index %bars[%st{x}] : {BARS} -> {BAR}
 {ind}hd.mbarrier_expect %bw{x}, {STAGE_BYTES} pred %go{x} : {BAR}
@@ -307,6 +304,42 @@ def persistent():
 {ind}hd.async_tensor_copy %a[{lm}, %k0{x}], %bw{x}, %a_dst{x} pred %go{x} : {A_D}, {BAR} -> {A_T}
 {ind}%b_dst{x} = hd.memdesc_index %b_smem[%st{x}] : {B_RING} -> {B_T}
 {ind}hd.async_tensor_copy %b[%k0{x}, {ln}], %bw{x}, %b_dst{x} pred %go{x} : {B_D}, {BAR} -> {B_T}""")
+
+def barrier_product(ind):
+    """A persistent barrier kernel's step g: wait for its stage, multiply,
+    retire the previous product; %ga is the step the loader fills next."""
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    o(f"""{ind}%cur = arith.remsi %g, %cstages : i32
+{ind}%round = arith.divsi %g, %cstages : i32
+{ind}%phase = arith.andi %round, %c1i : i32
+{ind}%bar_cur = hd.memdesc_index %bars[%cur] : {BARS} -> {BAR}
+{ind}hd.mbarrier_wait %bar_cur, %phase : {BAR}
+{ind}%a_cur = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
+{ind}%b_cur = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
+{ind}%issued = hd.dot %a_cur, %b_cur, %sum {{async}} : {A_T} * {B_T} -> {T}
+{ind}%next = hd.dot_wait %issued pending = 1 : {T}""")
+
+def loader_prologue(load, advance, state):
+    """The persistent barrier kernels' first AHEAD loader steps from `state`;
+    the state after them."""
+    for st in range(AHEAD):
+        load(f"_p{st}", state, f"%s{st}", "    ")
+        state = advance(f"_p{st}", state, "    ")
+    return state
+
+def persistent():
+    del L[BODY:]
+    T = f"tensor<{BM}x{BN}xf32, #acc>"
+    persistent_head("matmul_tma_persistent")
+    o(f"""    %total = arith.muli %mine, %nk : i32""")
+    barrier_ring()
+    barrier_inits()
+
+    def load(x, state, g, ind):
+        """Copies of the loader's step (k index, tile, m0, n0) = state: step g of the program."""
+        lk, lt, lm, ln = state
+        o(f"{ind}%go{x} = arith.cmpi slt, {g}, %total : i32")
+        ring_load(x, lk, lm, ln, g, ind)
 
     def advance(x, state, ind):
         """The loader's next step: the next K step, or the first of the next tile."""
@@ -328,10 +361,7 @@ def persistent():
 
     o(f"    // The loader runs {AHEAD} steps ahead: its state is (K step, tile, m0, n0).")
     tile_coords("_first", "%pid", "    ")
-    state = ("%c0i", "%c0i", "%m0_first", "%n0_first")
-    for st in range(AHEAD):
-        load(f"_p{st}", state, f"%s{st}", "    ")
-        state = advance(f"_p{st}", state, "    ")
+    state = loader_prologue(load, advance, ("%c0i", "%c0i", "%m0_first", "%n0_first"))
     ST = "i32, i32, i32, i32"
     o(f"""    %zero = arith.constant dense<0.0> : {T}
     %lb = arith.constant 0 : index
@@ -344,17 +374,9 @@ def persistent():
       %g0 = arith.muli %t, %nk : i32
       %res:5 = scf.for %kidx = %lb to %ub_k step %step1 iter_args(%sum = %zero, %ik = %ok, %it = %ot, %im = %om, %in = %on) -> ({T}, {ST}) {{
         %k32 = arith.index_cast %kidx : index to i32
-        %g = arith.addi %g0, %k32 : i32
-        %cur = arith.remsi %g, %cstages : i32
-        %round = arith.divsi %g, %cstages : i32
-        %phase = arith.andi %round, %c1i : i32
-        %bar_cur = hd.memdesc_index %bars[%cur] : {BARS} -> {BAR}
-        hd.mbarrier_wait %bar_cur, %phase : {BAR}
-        %a_cur = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
-        %b_cur = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
-        %issued = hd.dot %a_cur, %b_cur, %sum {{async}} : {A_T} * {B_T} -> {T}
-        %next = hd.dot_wait %issued pending = 1 : {T}
-        // Step g + {AHEAD} (of this tile or the next) into the stage step g - 1 read.
+        %g = arith.addi %g0, %k32 : i32""")
+    barrier_product("        ")
+    o(f"""        // Step g + {AHEAD} (of this tile or the next) into the stage step g - 1 read.
         %ga = arith.addi %g, %cahead : i32""")
     inner = ("%ik", "%it", "%im", "%in")
     load("", inner, "%ga", "        ")
@@ -906,6 +928,21 @@ def tile_slot(ind, empty_side):
     else:
         o(f"{ind}%tphase = arith.addi %tpar, %c0i : i32")
 
+def counters_reset(ind):
+    """The last program out (the second counter, acq_rel: after every
+    program's last take from the first) sets both back to zero."""
+    o(f"""{ind}// The last program out (the second counter, acq_rel: after every
+{ind}// program's last take from the first) sets both back to zero for the
+{ind}// next launch.
+{ind}%c_exit = hd.addptr %cnt, %c1i : !hd.ptr<i32>, i32
+{ind}%out = hd.atomic_rmw add, %c_exit, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
+{ind}%np1 = arith.subi %nprog, %c1i : i32
+{ind}%last = arith.cmpi eq, %out, %np1 : i32
+{ind}scf.if %last {{
+{ind}  hd.store %cnt, %c0i : !hd.ptr<i32>
+{ind}  hd.store %c_exit, %c0i : !hd.ptr<i32>
+{ind}}}""")
+
 def ws_dynamic():
     """ws-persistent with the tiles handed out at run time: each program's
     first tile is its pid, every later one comes from a counter in global
@@ -996,19 +1033,9 @@ def ws_dynamic():
     producer_tile_steps("%tile_b", "        ")
     o(f"""        %jnext = arith.addi %jb, %c1i : i32
         scf.yield %jnext : i32
-      }}
-      // The last program out (the second counter, acq_rel: after every
-      // program's last take from the first) sets both back to zero for the
-      // next launch.
-      %c_exit = hd.addptr %cnt, %c1i : !hd.ptr<i32>, i32
-      %out = hd.atomic_rmw add, %c_exit, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
-      %np1 = arith.subi %nprog, %c1i : i32
-      %last = arith.cmpi eq, %out, %np1 : i32
-      scf.if %last {{
-        hd.store %cnt, %c0i : !hd.ptr<i32>
-        hd.store %c_exit, %c0i : !hd.ptr<i32>
-      }}
-      hd.warp_return
+      }}""")
+    counters_reset("      ")
+    o(f"""      hd.warp_return
     }}
     return
   }}
@@ -1031,32 +1058,20 @@ def dynamic():
     TID_S = f"!hd.memdesc<1xi32, #bar_sh, alloc = {STAGES}x1>"
     one_d_head("matmul_tma_dynamic", f"%cd: {C_D}", more_args=", %cnt: !hd.ptr<i32>",
                after_pid="\n    %nprog = hd.num_programs 0")
-    o(f"""    %ntm1 = arith.subi %ntiles, %c1i : i32
-    %a_smem = hd.local_alloc -> {A_RING}
-    %b_smem = hd.local_alloc -> {B_RING}
-    %bars = hd.local_alloc -> {BARS}
-    %c_smem = hd.local_alloc -> {C_RING}
+    o(f"""    %ntm1 = arith.subi %ntiles, %c1i : i32""")
+    barrier_ring()
+    o(f"""    %c_smem = hd.local_alloc -> {C_RING}
     // The tile id of the step each stage holds.
     %tid_smem = hd.local_alloc -> {TIDS_S}""")
-    for st in range(STAGES):
-        o(f"""    %s{st} = arith.constant {st} : i32
-    %bar{st} = hd.memdesc_index %bars[%s{st}] : {BARS} -> {BAR}
-    hd.mbarrier_init %bar{st}, 1 : {BAR}""")
+    barrier_inits()
 
     def load(x, state, g, ind):
         """The loader's step g, (k index, tile id, m0, n0) = state: its copies
         where the tile exists, and its tile id next to the stage."""
         lk, lt, lm, ln = state
-        o(f"""{ind}%go{x} = arith.cmpi slt, {lt}, %ntiles : i32
-{ind}%st{x} = arith.remsi {g}, %cstages : i32
-{ind}%k0{x} = arith.muli {lk}, %cbk : i32
-{ind}%bw{x} = hd.memdesc_index %bars[%st{x}] : {BARS} -> {BAR}
-{ind}hd.mbarrier_expect %bw{x}, {STAGE_BYTES} pred %go{x} : {BAR}
-{ind}%a_dst{x} = hd.memdesc_index %a_smem[%st{x}] : {A_RING} -> {A_T}
-{ind}hd.async_tensor_copy %a[{lm}, %k0{x}], %bw{x}, %a_dst{x} pred %go{x} : {A_D}, {BAR} -> {A_T}
-{ind}%b_dst{x} = hd.memdesc_index %b_smem[%st{x}] : {B_RING} -> {B_T}
-{ind}hd.async_tensor_copy %b[%k0{x}, {ln}], %bw{x}, %b_dst{x} pred %go{x} : {B_D}, {BAR} -> {B_T}
-{ind}%tw{x} = hd.splat {lt} : tensor<1xi32, #one>
+        o(f"{ind}%go{x} = arith.cmpi slt, {lt}, %ntiles : i32")
+        ring_load(x, lk, lm, ln, g, ind)
+        o(f"""{ind}%tw{x} = hd.splat {lt} : tensor<1xi32, #one>
 {ind}%ts{x} = hd.memdesc_index %tid_smem[%st{x}] : {TIDS_S} -> {TID_S}
 {ind}hd.local_store %tw{x}, %ts{x} : tensor<1xi32, #one> -> {TID_S}""")
 
@@ -1088,10 +1103,7 @@ def dynamic():
     o(f"    // The loader runs {AHEAD} steps ahead: its state is (K step, tile id, m0, n0).")
     o(f"    %pcl = arith.minsi %pid, %ntm1 : i32")
     tile_coords("_first", "%pcl", "    ")
-    state = ("%c0i", "%pid", "%m0_first", "%n0_first")
-    for st in range(AHEAD):
-        load(f"_p{st}", state, f"%s{st}", "    ")
-        state = advance(f"_p{st}", state, "    ")
+    state = loader_prologue(load, advance, ("%c0i", "%pid", "%m0_first", "%n0_first"))
     ST = "i32, i32, i32, i32"
     o(f"""    %zero = arith.constant dense<0.0> : {T}
     %lb = arith.constant 0 : index
@@ -1114,17 +1126,9 @@ def dynamic():
     ^bb0(%g0: i32, %ok: i32, %ot: i32, %om: i32, %on: i32, %tile: i32):
       %res:5 = scf.for %kidx = %lb to %ub_k step %step1 iter_args(%sum = %zero, %ik = %ok, %it = %ot, %im = %om, %in = %on) -> ({T}, {ST}) {{
         %k32 = arith.index_cast %kidx : index to i32
-        %g = arith.addi %g0, %k32 : i32
-        %cur = arith.remsi %g, %cstages : i32
-        %round = arith.divsi %g, %cstages : i32
-        %phase = arith.andi %round, %c1i : i32
-        %bar_cur = hd.memdesc_index %bars[%cur] : {BARS} -> {BAR}
-        hd.mbarrier_wait %bar_cur, %phase : {BAR}
-        %a_cur = hd.memdesc_index %a_smem[%cur] : {A_RING} -> {A_T}
-        %b_cur = hd.memdesc_index %b_smem[%cur] : {B_RING} -> {B_T}
-        %issued = hd.dot %a_cur, %b_cur, %sum {{async}} : {A_T} * {B_T} -> {T}
-        %next = hd.dot_wait %issued pending = 1 : {T}
-        // Step g + {AHEAD} (of this tile or a later one) into the stage step g - 1 read.
+        %g = arith.addi %g0, %k32 : i32""")
+    barrier_product("        ")
+    o(f"""        // Step g + {AHEAD} (of this tile or a later one) into the stage step g - 1 read.
         %ga = arith.addi %g, %cahead : i32""")
     inner = ("%ik", "%it", "%im", "%in")
     load("", inner, "%ga", "        ")
@@ -1140,19 +1144,9 @@ def dynamic():
       scf.yield %g0n, %res#1, %res#2, %res#3, %res#4 : i32, {ST}
     }}
     // Every store has landed before the kernel ends.
-    hd.async_tensor_store_wait pending = 0
-    // The last program out (the second counter, acq_rel: after every
-    // program's last take from the first) sets both back to zero for the
-    // next launch.
-    %c_exit = hd.addptr %cnt, %c1i : !hd.ptr<i32>, i32
-    %out = hd.atomic_rmw add, %c_exit, %c1i {{sem = #hd.sem<acq_rel>, scope = #hd.scope<gpu>}} : !hd.ptr<i32> -> i32
-    %np1 = arith.subi %nprog, %c1i : i32
-    %last = arith.cmpi eq, %out, %np1 : i32
-    scf.if %last {{
-      hd.store %cnt, %c0i : !hd.ptr<i32>
-      hd.store %c_exit, %c0i : !hd.ptr<i32>
-    }}
-    return
+    hd.async_tensor_store_wait pending = 0""")
+    counters_reset("    ")
+    o(f"""    return
   }}
 }}""")
 

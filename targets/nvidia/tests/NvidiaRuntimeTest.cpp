@@ -674,40 +674,38 @@ TEST_F(NvidiaGpu, PersistentWarpSpecializedTmaGemmMatchesTheHost) {
                            Operands::DescriptorsABC, /*programs=*/5);
 }
 
-// Tiles handed out at run time: each program's first tile is its pid, later
-// ones come from a counter (hd.atomic_rmw) through a two-slot ring of tile
-// ids in shared memory. 3 programs over 1 to 12 tiles (the second and third
-// tile ids of a program reuse the ring's slots), 5 over 4 tiles (one program
-// takes none), 2 over 24 tiles (12 tile ids a program), each launched twice:
-// the last program out leaves both counters at zero.
+/// A persistent GEMM that takes its tiles from a counter (`file`'s kernel
+/// `name`, C a descriptor): 3 programs over 1 to 12 tiles, 5 over 4 (one
+/// takes none), 2 over 24 tiles of `k` (a multiple of 64), each launched
+/// twice (the last program out leaves both counters at zero).
+void expectDynamicGemmMatchesTheHost(NvidiaGpu &t, const char *file, const char *name, int k) {
+  expectGemmMatchesTheHost(t, file, name, 128, 256,
+                           {{128, 256, 64}, {256, 512, 192}, {384, 1024, 1024}},
+                           Operands::DescriptorsABC, /*programs=*/3, -1, 1, /*dynamicTiles=*/true);
+  expectGemmMatchesTheHost(t, file, name, 128, 256, {{256, 512, 192}}, Operands::DescriptorsABC,
+                           /*programs=*/5, -1, 1, true);
+  expectGemmMatchesTheHost(t, file, name, 128, 256, {{768, 1024, k}}, Operands::DescriptorsABC,
+                           /*programs=*/2, -1, 1, true);
+}
+
+// Warp-specialised: the producer warp takes each tile from the counter
+// (hd.atomic_rmw) and passes it to the consumer warps through a two-slot
+// ring of tile ids in shared memory with its own barriers.
 TEST_F(NvidiaGpu, DynamicPersistentWarpSpecializedTmaGemmMatchesTheHost) {
   if (std::string(dev->info().arch) != "sm_90a")
     GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
-  const char *file = "nvidia/matmul_tma_ws_dynamic_bf16.mlir", *name = "matmul_tma_ws_dynamic";
-  expectGemmMatchesTheHost(*this, file, name, 128, 256,
-                           {{128, 256, 64}, {256, 512, 192}, {384, 1024, 1024}},
-                           Operands::DescriptorsABC, /*programs=*/3, -1, 1, /*dynamicTiles=*/true);
-  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{256, 512, 192}}, Operands::DescriptorsABC,
-                           /*programs=*/5, -1, 1, true);
-  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{768, 1024, 128}},
-                           Operands::DescriptorsABC, /*programs=*/2, -1, 1, true);
+  expectDynamicGemmMatchesTheHost(*this, "nvidia/matmul_tma_ws_dynamic_bf16.mlir",
+                                  "matmul_tma_ws_dynamic", 128);
 }
 
-// The persistent form with a CTA barrier (no producer warp), tiles from a
-// counter and C through the copy engine: its loader, 3 K steps ahead, takes
+// With a CTA barrier (no producer warp): the loader, 3 K steps ahead, takes
 // the next tile when its steps wrap and writes each step's tile id next to
-// the stage. 1 K step a tile puts it 3 tiles ahead.
+// the stage; with 1 K step a tile it is 3 tiles ahead.
 TEST_F(NvidiaGpu, DynamicPersistentTmaGemmMatchesTheHost) {
   if (std::string(dev->info().arch) != "sm_90a")
     GTEST_SKIP() << dev->info().arch << " has no wgmma (sm_90a's alone)";
-  const char *file = "nvidia/matmul_tma_dynamic_bf16.mlir", *name = "matmul_tma_dynamic";
-  expectGemmMatchesTheHost(*this, file, name, 128, 256,
-                           {{128, 256, 64}, {256, 512, 192}, {384, 1024, 1024}},
-                           Operands::DescriptorsABC, /*programs=*/3, -1, 1, /*dynamicTiles=*/true);
-  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{256, 512, 192}}, Operands::DescriptorsABC,
-                           /*programs=*/5, -1, 1, true);
-  expectGemmMatchesTheHost(*this, file, name, 128, 256, {{768, 1024, 64}},
-                           Operands::DescriptorsABC, /*programs=*/2, -1, 1, true);
+  expectDynamicGemmMatchesTheHost(*this, "nvidia/matmul_tma_dynamic_bf16.mlir",
+                                  "matmul_tma_dynamic", 64);
 }
 
 // The last partial wave split along K: each part writes its f32 partial
