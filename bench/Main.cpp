@@ -935,8 +935,10 @@ bool matmulKernelsFor(const std::string &spec, std::vector<MatmulKernel> &out, s
   k.persistent = k.name.find("persistent") != std::string::npos;
   // So does one that splits its last partial wave along K.
   k.splitTail = k.name.size() > 5 && k.name.compare(k.name.size() - 5, 5, "_tail") == 0;
-  // And one that takes its tiles from a counter.
+  // And one that takes its tiles from a counter (one program per compute
+  // unit as well).
   k.dynamicTiles = k.name.size() > 8 && k.name.compare(k.name.size() - 8, 8, "_dynamic") == 0;
+  k.persistent = k.persistent || k.dynamicTiles;
   // A, B (and C) as tensor descriptors when the signature says so.
   size_t body = k.ir.find("attributes", end);
   std::string signature =

@@ -40,9 +40,9 @@ struct MatmulKernel {
   /// kernel takes (ws, cnt, tail, splits) after (a, b, c, m, n, k) and a 1-D
   /// grid; splitTailPlan picks tail and splits.
   bool splitTail = false;
-  /// Tiles handed out at run time (matmul_tma_ws_dynamic): persistent, and
-  /// the kernel takes a zeroed pair of i32 counters after (a, b, c, m, n, k),
-  /// which it leaves at zero.
+  /// Tiles handed out at run time (matmul_tma_dynamic, matmul_tma_ws_dynamic;
+  /// such a kernel is persistent too): it takes a zeroed pair of i32 counters
+  /// after (a, b, c, m, n, k), which it leaves at zero.
   bool dynamicTiles = false;
 };
 

@@ -824,7 +824,6 @@ def store_tma(ind):
     copy engine: each chunk goes into a staging buffer (once the store that
     last read it has), then out with hd.async_tensor_store."""
     assert BN == 256 and CH == 64
-    q = "tensor<{}x{}xbf16, #{}>"
     o(f"""{ind}%c16 = arith.truncf %done : tensor<{BM}x{BN}xf32, #acc> to tensor<{BM}x{BN}xbf16, #acc>
 {ind}// Column chunk j of the tile is registers of one value of bits 6 and 7
 {ind}// of the column: reshape, permute and split pick them (no data moves).
